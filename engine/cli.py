@@ -1,0 +1,67 @@
+"""The ``shuai`` command.  With no sub-command it is the engine a GUI talks to over stdin/stdout.
+
+Heavy modules (numba kernels) are imported inside the commands, never at the top: a GUI's ``ucci``/``uci``
+must be answered before the compiled code is even loaded.
+"""
+import sys
+
+import click
+
+
+class EngineGroup(click.Group):
+    """Errors on the command line are one clear line and a non-zero exit, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except ValueError as e:         # FenError, IllegalMoveError, NotationError ...
+            click.echo(f"error: {e}", err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=EngineGroup, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="shuai")
+@click.pass_context
+def main(ctx):
+    """Shuai (帥), a xiangqi engine.  Run without a command to speak UCCI or UCI on stdin/stdout."""
+    if ctx.invoked_subcommand is None:
+        from .protocol.loop import run
+        sys.exit(run())
+
+
+def _position(fen, moves=()):
+    from .xiangqi.position import Position, START_FEN
+    pos = Position(fen or START_FEN)
+    for m in moves:
+        pos.push(m)
+    return pos
+
+
+@main.command()
+@click.argument("depth", type=click.IntRange(0, 12))
+@click.option("--fen", default=None, help="Start from this FEN (default: the initial position).")
+@click.option("--moves", default="", help="Moves to play from the FEN first, e.g. \"h2e2 h9g7\".")
+@click.option("--divide", is_flag=True, help="Print the count below each root move first.")
+def perft(depth, fen, moves, divide):
+    """Count the leaf nodes of the legal move tree to DEPTH."""
+    from .perft import run_perft
+    run_perft(_position(fen, moves.split()), depth, divide, out=click.echo)
+
+
+@main.command()
+def warmup():
+    """Compile (or load from numba's cache) every kernel, so that later starts are instant."""
+    import time
+    t0 = time.perf_counter()
+    from .warmup import warm_all
+    warm_all()
+    from . import _cache
+    _cache.prune_stale(_cache.CACHE_DIR)
+    click.echo(f"numba kernels ready in {time.perf_counter() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,15 @@
+"""Call every numba kernel once with the argument types the engine uses, so numba compiles them into its
+on-disk cache (``make setup``) or loads them from it (engine start-up)."""
+
+
+def warm_all():
+    from .perft import perft, perft_buffers
+    from .xiangqi.position import Position
+    from .xiangqi.movegen import gives_check, is_attacked, has_legal_move, move_buffer
+    pos = Position()
+    perft(*pos.arrays, 2, perft_buffers(2), 0)
+    pos.push("h2e2")
+    gives_check(pos.board, pos.st, pos.legal_moves()[0])
+    is_attacked(pos.board, 4, 1)
+    has_legal_move(pos.board, pos.st, move_buffer())
+    pos.pop()

@@ -1,0 +1,303 @@
+"""Xiangqi move generation, attack tests and legality (numba kernels).
+
+Generation is pseudo-legal (every rule of movement, but the own general may be left attacked); ``is_legal``
+then decides with a cheap filter: a move can only expose its own general if the general moves, the side is in
+check, or the move leaves/enters the general's rank or file (rook, cannon, flying general) or vacates one of
+the four squares diagonal to it (a horse's leg).  Everything else is legal without touching the board.
+"""
+import numpy as np
+from numba import njit
+
+from .board import (NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT,
+                    ST_SIDE, ST_KING, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
+                    HORSE_TO, HORSE_LEG, HORSE_FROM, HORSE_FROM_LEG, PAWN_TO, PAWN_FROM,
+                    make_move, unmake_move)
+
+GEN_ALL, GEN_CAPTURES, GEN_QUIETS = 0, 1, 2
+
+
+@njit(cache=True)
+def is_attacked(board, sq, by):
+    """Does side ``by`` attack square ``sq``?  (Every piece kind; the general attacks along an open file too,
+    which is the flying-general rule.)"""
+    base = by * BLACK_BIT
+    rook, cannon, king, horse = base + ROOK, base + CANNON, base + KING, base + HORSE
+    for d in range(4):
+        screened = False
+        for i in range(10):
+            s = RAYS[sq, d, i]
+            if s < 0:
+                break
+            p = board[s]
+            if p == 0:
+                continue
+            if not screened:
+                if p == rook:
+                    return True
+                if p == king and d < 2:          # generals face each other only along a file
+                    return True
+                screened = True
+            else:
+                if p == cannon:
+                    return True
+                break
+    for i in range(8):
+        h = HORSE_FROM[sq, i]
+        if h < 0:
+            break
+        if board[h] == horse and board[HORSE_FROM_LEG[sq, i]] == 0:
+            return True
+    pawn = base + PAWN
+    for i in range(3):
+        s = PAWN_FROM[by, sq, i]
+        if s < 0:
+            break
+        if board[s] == pawn:
+            return True
+    # Advisors, elephants and the general's own step can only matter for squares inside their reach.
+    advisor = base + ADVISOR
+    for i in range(4):
+        s = ADVISOR_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == advisor:
+            return True
+    elephant = base + ELEPHANT
+    for i in range(4):
+        s = ELEPHANT_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == elephant and board[ELEPHANT_EYE[sq, i]] == 0:
+            return True
+    for i in range(4):
+        s = KING_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == king:
+            return True
+    return False
+
+
+@njit(cache=True)
+def king_attacked(board, ksq, by):
+    """``is_attacked`` for a general's square: advisors, elephants and the enemy general's step cannot reach it,
+    so only rooks, cannons, horses, pawns and the facing general are looked at."""
+    base = by * BLACK_BIT
+    rook, cannon, king, horse, pawn = base + ROOK, base + CANNON, base + KING, base + HORSE, base + PAWN
+    for d in range(4):
+        screened = False
+        for i in range(10):
+            s = RAYS[ksq, d, i]
+            if s < 0:
+                break
+            p = board[s]
+            if p == 0:
+                continue
+            if not screened:
+                if p == rook or p == king:
+                    return True
+                screened = True
+            else:
+                if p == cannon:
+                    return True
+                break
+    for i in range(8):
+        h = HORSE_FROM[ksq, i]
+        if h < 0:
+            break
+        if board[h] == horse and board[HORSE_FROM_LEG[ksq, i]] == 0:
+            return True
+    for i in range(3):
+        s = PAWN_FROM[by, ksq, i]
+        if s < 0:
+            break
+        if board[s] == pawn:
+            return True
+    return False
+
+
+@njit(cache=True)
+def in_check(board, st):
+    """Is the side to move in check?"""
+    side = st[ST_SIDE]
+    return king_attacked(board, st[ST_KING + side], side ^ 1)
+
+
+@njit(cache=True, inline="always")
+def _add(moves, n, frm, to, target, mode):
+    if target == 0:
+        if mode != GEN_CAPTURES:
+            moves[n] = (frm << 7) | to
+            return n + 1
+    elif mode != GEN_QUIETS:
+        moves[n] = (frm << 7) | to
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def generate(board, side, moves, mode):
+    """Write pseudo-legal moves of ``side`` into ``moves`` (captures only, quiets only, or all) and return
+    their number."""
+    n = 0
+    for frm in range(NSQ):
+        p = board[frm]
+        if p == 0 or (p >> 3) != side:
+            continue
+        kind = p & 7
+        if kind == ROOK:
+            for d in range(4):
+                for i in range(10):
+                    to = RAYS[frm, d, i]
+                    if to < 0:
+                        break
+                    t = board[to]
+                    if t == 0:
+                        if mode != GEN_CAPTURES:
+                            moves[n] = (frm << 7) | to
+                            n += 1
+                    else:
+                        if (t >> 3) != side and mode != GEN_QUIETS:
+                            moves[n] = (frm << 7) | to
+                            n += 1
+                        break
+        elif kind == CANNON:
+            for d in range(4):
+                screened = False
+                for i in range(10):
+                    to = RAYS[frm, d, i]
+                    if to < 0:
+                        break
+                    t = board[to]
+                    if not screened:
+                        if t == 0:
+                            if mode != GEN_CAPTURES:
+                                moves[n] = (frm << 7) | to
+                                n += 1
+                        else:
+                            screened = True
+                    elif t != 0:
+                        if (t >> 3) != side and mode != GEN_QUIETS:
+                            moves[n] = (frm << 7) | to
+                            n += 1
+                        break
+        elif kind == HORSE:
+            for i in range(8):
+                to = HORSE_TO[frm, i]
+                if to < 0:
+                    break
+                if board[HORSE_LEG[frm, i]] != 0:
+                    continue
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
+        elif kind == PAWN:
+            for i in range(3):
+                to = PAWN_TO[side, frm, i]
+                if to < 0:
+                    break
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
+        elif kind == ELEPHANT:
+            for i in range(4):
+                to = ELEPHANT_TO[frm, i]
+                if to < 0:
+                    break
+                if board[ELEPHANT_EYE[frm, i]] != 0:
+                    continue
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
+        elif kind == ADVISOR:
+            for i in range(4):
+                to = ADVISOR_TO[frm, i]
+                if to < 0:
+                    break
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
+        else:  # KING
+            for i in range(4):
+                to = KING_TO[frm, i]
+                if to < 0:
+                    break
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
+    return n
+
+
+@njit(cache=True)
+def is_legal(board, st, move, checked):
+    """Is pseudo-legal ``move`` legal, i.e. does it leave the mover's general unattacked (flying general
+    included)?  ``checked`` says whether the side to move is in check now."""
+    side = st[ST_SIDE]
+    ksq = st[ST_KING + side]
+    frm = move >> 7
+    to = move & 127
+    if not checked and frm != ksq:
+        kf = ksq % 9
+        kr = ksq // 9
+        ff = frm % 9
+        fr = frm // 9
+        df = ff - kf
+        dr = fr - kr
+        on_line = df == 0 or dr == 0 or (to % 9) == kf or (to // 9) == kr
+        on_leg = (df == 1 or df == -1) and (dr == 1 or dr == -1)
+        if not on_line and not on_leg:
+            return True
+    piece = board[frm]
+    captured = board[to]
+    board[to] = piece
+    board[frm] = 0
+    if frm == ksq:
+        ksq = to
+    attacked = king_attacked(board, ksq, side ^ 1)
+    board[frm] = piece
+    board[to] = captured
+    return not attacked
+
+
+@njit(cache=True)
+def generate_legal(board, st, moves, mode):
+    """Legal moves (of the given mode) of the side to move, compacted into ``moves``; returns their number."""
+    n = generate(board, st[ST_SIDE], moves, mode)
+    checked = in_check(board, st)
+    k = 0
+    for i in range(n):
+        m = moves[i]
+        if is_legal(board, st, m, checked):
+            moves[k] = m
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def gives_check(board, st, move):
+    """Does ``move`` (legal, by the side to move) put the opponent's general in check?"""
+    side = st[ST_SIDE]
+    frm = move >> 7
+    to = move & 127
+    piece = board[frm]
+    captured = board[to]
+    board[to] = piece
+    board[frm] = 0
+    checks = king_attacked(board, st[ST_KING + (side ^ 1)], side)
+    board[frm] = piece
+    board[to] = captured
+    return checks
+
+
+@njit(cache=True)
+def has_legal_move(board, st, moves):
+    n = generate(board, st[ST_SIDE], moves, GEN_ALL)
+    checked = in_check(board, st)
+    for i in range(n):
+        if is_legal(board, st, moves[i], checked):
+            return True
+    return False
+
+
+def move_buffer():
+    return np.zeros(MAX_MOVES, np.int32)

@@ -1,0 +1,39 @@
+"""Move notation: ICCS / UCI coordinates (``h2e2``: files a-i from Red's left, ranks 0-9 from Red's side).
+
+UCCI, the Pikafish UCI dialect and XQWizard's PGN all use this form; ICCS proper writes it ``H2-E2``, which is
+accepted on input too.
+"""
+from .board import FILES, NSQ
+
+FILE_LETTERS = "abcdefghi"
+
+
+class NotationError(ValueError):
+    """A move string that is not a coordinate move at all."""
+
+
+def square_name(sq: int) -> str:
+    return FILE_LETTERS[sq % FILES] + str(sq // FILES)
+
+
+def parse_square(text: str) -> int:
+    if len(text) != 2 or text[0] not in FILE_LETTERS or not text[1].isdigit():
+        raise NotationError(f"bad square {text!r}")
+    return int(text[1]) * FILES + FILE_LETTERS.index(text[0])
+
+
+def move_name(move: int) -> str:
+    if move == 0:
+        return "0000"
+    return square_name(move >> 7) + square_name(move & 127)
+
+
+def parse_move(text: str) -> int:
+    """``h2e2`` / ``H2-E2`` -> packed move (from << 7 | to).  Says nothing about legality."""
+    t = text.strip().lower().replace("-", "")
+    if len(t) != 4:
+        raise NotationError(f"bad move {text!r}: expected a coordinate move like h2e2")
+    frm, to = parse_square(t[:2]), parse_square(t[2:])
+    if frm == to or not (0 <= frm < NSQ and 0 <= to < NSQ):
+        raise NotationError(f"bad move {text!r}")
+    return (frm << 7) | to
