@@ -18,10 +18,11 @@ GEN_ALL, GEN_CAPTURES, GEN_QUIETS = 0, 1, 2
 
 @njit(cache=True)
 def is_attacked(board, sq, by):
-    """Does side ``by`` attack square ``sq``?  (Every piece kind; the general attacks along an open file too,
-    which is the flying-general rule.)"""
+    """Could side ``by`` capture on square ``sq``?  (Every piece kind; if ``sq`` holds the other general, the
+    flying-general rule counts too.)"""
     base = by * BLACK_BIT
     rook, cannon, king, horse = base + ROOK, base + CANNON, base + KING, base + HORSE
+    flying = (board[sq] & 7) == KING
     for d in range(4):
         screened = False
         for i in range(10):
@@ -34,7 +35,7 @@ def is_attacked(board, sq, by):
             if not screened:
                 if p == rook:
                     return True
-                if p == king and d < 2:          # generals face each other only along a file
+                if p == king and flying and d < 2:      # generals face each other only along a file
                     return True
                 screened = True
             else:

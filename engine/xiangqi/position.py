@@ -51,7 +51,7 @@ def parse_fen(fen: str):
                 f += int(c)
             elif c.upper() in KIND_OF_CHAR:
                 if f >= FILES:
-                    break
+                    raise FenError(f"rank {rank} ({row!r}) has more than 9 files")
                 kind = KIND_OF_CHAR[c.upper()]
                 board[rank * FILES + f] = kind + (BLACK_BIT if c.islower() else 0)
                 f += 1

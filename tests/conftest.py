@@ -1,0 +1,54 @@
+"""Shared test helpers: random positions for oracle comparisons, and pyffish move conversion."""
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+def ffish_to_iccs(move: str) -> str:
+    """pyffish writes xiangqi ranks 1-10 (``h3e3``); ICCS/UCI use 0-9 (``h2e2``)."""
+    f1, r1, f2, r2 = re.fullmatch(r"([a-i])(\d+)([a-i])(\d+)", move).groups()
+    return f"{f1}{int(r1) - 1}{f2}{int(r2) - 1}"
+
+
+def iccs_to_ffish(move: str) -> str:
+    return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
+
+
+def random_positions(count: int, seed: int, max_plies: int = 100, capture_bias: float = 0.3):
+    """FENs met along random games from the start: a deterministic mix of openings, middle games, checks
+    and bare endings (captures are preferred now and then so that games thin out)."""
+    from engine.xiangqi.position import Position
+    rng = random.Random(seed)
+    fens = []
+    while len(fens) < count:
+        pos = Position()
+        for _ in range(max_plies):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            fens.append(pos.fen())
+            captures = [m for m in moves if pos.board[m & 127] != 0]
+            if captures and rng.random() < capture_bias:
+                pos.push(rng.choice(captures))
+            else:
+                pos.push(rng.choice(moves))
+    return fens[:count]
+
+
+def perft_cases():
+    cases = []
+    for line in (DATA / "xiangqi-perft.epd").read_text().splitlines():
+        if not line.strip():
+            continue
+        fen, *counts = line.split(";")
+        cases.append((fen.strip(), {int(c.split()[0][1:]): int(c.split()[1]) for c in counts}))
+    return cases
+
+
+@pytest.fixture(scope="session")
+def positions_2500():
+    return random_positions(2500, seed=20261123)

@@ -1,0 +1,37 @@
+"""The command line: perft output, and one clear error line with a non-zero exit for bad input."""
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from engine.cli import main
+
+
+def test_perft_divide_output():
+    result = CliRunner().invoke(main, ["perft", "2", "--divide"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 45 and lines[-1].startswith("nodes 1920 time_ms ")
+    assert "h2e2: 45" in lines    # pyffish agrees: 45 replies to the central cannon
+
+
+def test_perft_from_fen_with_moves():
+    fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"
+    result = CliRunner().invoke(main, ["perft", "3", "--fen", fen])
+    assert result.exit_code == 0 and result.output.split()[1] == "43929"
+
+
+def test_bad_fen_is_one_line_and_exit_2():
+    out = subprocess.run([sys.executable, "-m", "engine", "perft", "1", "--fen", "nonsense w"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == "error: expected 10 ranks separated by '/', found 1\n"
+
+
+def test_console_script_runs():
+    out = subprocess.run([sys.executable, "-m", "engine", "perft", "1", "--moves", "h2e2 h7e7"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.split()[1] == "35"      # as pyffish counts
+    bad = subprocess.run([sys.executable, "-m", "engine", "perft", "1", "--moves", "h2e3"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.strip().startswith("error: illegal move 'h2e3'")
