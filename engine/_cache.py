@@ -3,7 +3,7 @@
 numba's own cache check looks only at the file that defines a kernel, but our kernels bake in tables and
 call kernels from other files: after an edit to ``board.py`` a cached ``movegen`` kernel would still hold the
 old tables.  So the cache directory is named after a hash of every source file of the package: any edit
-starts a fresh cache, an unchanged tree always hits it.  (Only files that mention numba are hashed.)  This must run before numba is imported.
+starts a fresh cache, an unchanged tree always hits it.  (Only files that import numba are hashed.)  This must run before numba is imported.
 """
 import hashlib
 import os
@@ -15,11 +15,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def source_digest() -> str:
-    """Hash of every source file that uses numba (the only ones whose edits can stale the cache)."""
+    """Hash of every source file that imports numba (the only ones whose edits can stale the cache)."""
     h = hashlib.blake2b(digest_size=8)
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         text = path.read_bytes()
-        if b"numba" in text and path.name != "_cache.py":
+        if (b"import numba" in text or b"from numba" in text) and path.name != "_cache.py":
             h.update(str(path.relative_to(PACKAGE_DIR)).encode())
             h.update(text)
     return h.hexdigest()

@@ -18,8 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-MATE_SCORE = 30000              # score of a mate on the board; mate in n plies scores MATE_SCORE - n
-MATE_BOUND = MATE_SCORE - 1000  # scores beyond this are mates
+from .tt import MATE_BOUND, MATE_SCORE
 
 
 @dataclass
@@ -63,36 +62,75 @@ class SearchResult:
 
 class Searcher:
     def __init__(self, hash_mb: int = 64):
+        from . import alphabeta, tt
+        self._ab = alphabeta
         self.hash_mb = hash_mb
+        self.tt = tt.new_table(hash_mb)
+        (self.ctrl, self.ss, self.pv, self.moves, self.order, self.history,
+         self.reps) = alphabeta.new_work_arrays()
+        self.age = 0
         self._thread: Optional[threading.Thread] = None
-        self._stop = threading.Event()
+        self._timer: Optional[threading.Timer] = None
+        self._lock = threading.Lock()
         self._pondering = False
+        self._soft_deadline: Optional[float] = None
+        self._budget = None
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
+        from . import tt
+        self.wait()
         self.hash_mb = mb
+        self.tt = tt.new_table(mb)
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, history)."""
+        self.wait()
+        self.tt[:] = 0
+        self.history[:] = 0
+        self.ss[:] = 0
 
     # -- control ----------------------------------------------------------------------------------------------
     def start(self, pos, limits: Limits, on_info: Callable[[SearchInfo], None],
               on_done: Callable[[SearchResult], None], banned: Sequence[str] = ()) -> None:
+        from .timeman import budget
         self.stop()
         self.wait()
-        self._stop.clear()
+        self.ctrl[:] = 0
+        self.ctrl[self._ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else (1 << 62)
         self._pondering = limits.ponder or limits.infinite
-        pos = pos.copy()
-        self._thread = threading.Thread(target=self._run, args=(pos, limits, on_info, on_done, list(banned)),
-                                        daemon=True)
+        self._infinite = limits.infinite
+        self._budget = budget(limits)
+        self._start_time = time.perf_counter()
+        self._soft_deadline = None
+        if not self._pondering:
+            self._arm_clock()
+        self._thread = threading.Thread(target=self._run, args=(pos.copy(), limits, on_info, on_done,
+                                                                list(banned)), daemon=True)
         self._thread.start()
+
+    def _arm_clock(self) -> None:
+        """Start counting this move's time (at ``go``, or at ``ponderhit`` when pondering)."""
+        with self._lock:
+            now = time.perf_counter()
+            if self._budget.soft is not None:
+                self._soft_deadline = now + self._budget.soft
+                self._timer = threading.Timer(self._budget.hard, self._hard_stop)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def _hard_stop(self) -> None:
+        self.ctrl[self._ab.C_STOP] = 1
 
     def stop(self) -> None:
         self._pondering = False
-        self._stop.set()
+        self.ctrl[self._ab.C_STOP] = 1
 
     def ponderhit(self) -> None:
-        self._pondering = False
+        if self._pondering:
+            self._pondering = self._infinite
+            if not self._infinite:
+                self._arm_clock()
 
     def wait(self) -> None:
         if self._thread is not None:
@@ -103,13 +141,100 @@ class Searcher:
     def searching(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    # -- the search thread (placeholder: plays the first legal move; the real search replaces this) ------------
+    # -- the search thread ------------------------------------------------------------------------------------
     def _run(self, pos, limits, on_info, on_done, banned):
-        t0 = time.perf_counter()
-        moves = [m for m in pos.legal_move_names() if m not in banned] or pos.legal_move_names()
-        info = SearchInfo(1, 1, 0, None, len(moves), time.perf_counter() - t0, moves[:1])
-        if moves:
+        try:
+            result = self._iterate(pos, limits, on_info, banned)
+        finally:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        # Under `go infinite` / `go ponder` the GUI must not get a bestmove before `stop` or `ponderhit`.
+        while self._pondering and self.ctrl[self._ab.C_STOP] == 0:
+            time.sleep(0.002)
+        on_done(result)
+
+    def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
+        import numpy as np
+        from .xiangqi.notation import move_name
+        ab = self._ab
+        legal = pos.legal_moves()
+        allowed = [m for m in legal if move_name(m) not in banned] or legal
+        if not allowed:
+            return SearchResult(None, None, None)
+        self.age = (self.age + 1) & 255
+        ctrl, ss, pv = self.ctrl, self.ss, self.pv
+        ctrl[ab.C_AGE] = self.age
+        self.history //= 8                              # old history still orders moves, but lightly
+        ab.seed_repetitions(pos.st, pos.hist, pos.keys, self.reps)
+        root = np.array(allowed, np.int32)
+        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, ctrl, ss, pv, self.moves, self.order,
+                self.history, self.reps)
+        max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
+        best, info, score = int(root[0]), None, 0
+        for depth in range(1, max_depth + 1):
+            window = 40
+            alpha, beta = (score - window, score + window) if depth >= 4 else (-ab.INFINITE, ab.INFINITE)
+            while True:
+                ctrl[ab.C_SELDEPTH] = 0
+                value = int(ab.search_root(*args, root, len(root), depth, alpha, beta))
+                if ctrl[ab.C_STOP]:
+                    break
+                if value <= alpha:
+                    alpha = max(-ab.INFINITE, alpha - window)
+                elif value >= beta:
+                    beta = min(ab.INFINITE, beta + window)
+                else:
+                    break
+                window *= 2
+            stopped = bool(ctrl[ab.C_STOP])
+            if stopped and ctrl[ab.C_ROOT_DONE] == 0:
+                break                                   # nothing finished at this depth: keep the last result
+            if stopped and int(root[0]) == best:
+                break
+            best = int(root[0])
+            score = value if not stopped else int(ctrl[ab.C_BEST_SCORE])
+            pv_moves = [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]
+            if not pv_moves or pv_moves[0] != best:
+                pv_moves = [best]
+            info = self._info(depth, score, pv_moves, move_name)
             on_info(info)
-        while self._pondering and not self._stop.is_set():
-            time.sleep(0.005)
-        on_done(SearchResult(moves[0] if moves else None, None, info if moves else None))
+            if stopped or self._done(info, limits):
+                break
+        if info is None:                                # stopped before depth 1 completed: any legal move
+            info = self._info(0, 0, [best], move_name)
+        ponder = info.pv[1] if len(info.pv) > 1 else None
+        return SearchResult(move_name(best), ponder, info)
+
+    def _info(self, depth, score, pv_moves, move_name) -> SearchInfo:
+        from .tt import tt_hashfull
+        mate = None
+        if abs(score) > MATE_BOUND:
+            plies = MATE_SCORE - abs(score)
+            mate = (plies + 1) // 2 if score > 0 else -(plies // 2)
+        return SearchInfo(depth, int(self.ctrl[self._ab.C_SELDEPTH]), score, mate, int(self.ctrl[self._ab.C_NODES]),
+                          time.perf_counter() - self._start_time, [move_name(m) for m in pv_moves],
+                          int(tt_hashfull(self.tt, self.age)))
+
+    def _done(self, info: SearchInfo, limits: Limits) -> bool:
+        """May the iterative deepening stop after this iteration?"""
+        if limits.mate is not None and info.mate is not None and 0 < info.mate <= limits.mate:
+            return True
+        if self._pondering:
+            return False
+        if info.mate is not None and info.depth >= 2 * abs(info.mate) + 4 and not limits.depth:
+            return True                                 # a proven mate: searching deeper changes nothing
+        with self._lock:
+            deadline = self._soft_deadline
+        if deadline is not None and time.perf_counter() >= deadline:
+            return True
+        return False
+
+
+def search_once(pos, depth: int = None, movetime: float = None, nodes: int = None, searcher: Searcher = None):
+    """Search synchronously and return the SearchResult (handy in scripts and tests)."""
+    searcher = searcher or Searcher(16)
+    out = []
+    searcher.start(pos, Limits(depth=depth, movetime=movetime, nodes=nodes), lambda i: None, out.append)
+    searcher.wait()
+    return out[0]

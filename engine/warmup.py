@@ -4,12 +4,15 @@ on-disk cache (``make setup``) or loads them from it (engine start-up)."""
 
 def warm_all():
     from .perft import perft, perft_buffers
+    from .search import search_once
+    from .xiangqi.evaluate import evaluate
+    from .xiangqi.movegen import gives_check, has_legal_move, is_attacked, move_buffer
     from .xiangqi.position import Position
-    from .xiangqi.movegen import gives_check, is_attacked, has_legal_move, move_buffer
     pos = Position()
     perft(*pos.arrays, 2, perft_buffers(2), 0)
+    evaluate(pos.board, pos.st)
     pos.push("h2e2")
     gives_check(pos.board, pos.st, pos.legal_moves()[0])
     is_attacked(pos.board, 4, 1)
     has_legal_move(pos.board, pos.st, move_buffer())
-    pos.pop()
+    search_once(pos, depth=3)

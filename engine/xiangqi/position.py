@@ -7,7 +7,7 @@ import numpy as np
 
 from . import board as B
 from .board import (NSQ, FILES, RANKS, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RED, BLACK,
-                    BLACK_BIT, ST_SIDE, ST_PLY, ST_KING, H_CLOCK, MAX_HIST, MAX_MOVES)
+                    BLACK_BIT, ST_SIDE, ST_PLY, ST_KING, H_CLOCK, H_CHECK, MAX_HIST, MAX_MOVES)
 from .movegen import (GEN_ALL, generate_legal, in_check, is_legal, generate, make_move, unmake_move,
                       king_attacked)
 from .notation import move_name, parse_move, NotationError
@@ -127,6 +127,7 @@ class Position:
             self.st[ST_KING + colour] = int(np.flatnonzero(board == colour * BLACK_BIT + KING)[0])
         self.hist[0, :] = 0
         self.hist[0, H_CLOCK] = halfmove
+        self.hist[0, H_CHECK] = in_check(self.board, self.st)
         self.keys[0] = B.compute_key(self.board, side)
         # Plies played in the game before ply index 0: gives the move number after any number of pushes.
         self.ply_base = max(fullmove - 1, 0) * 2 + side
@@ -194,6 +195,8 @@ class Position:
         if self.ply >= MAX_HIST - 256:
             self._rebase()
         make_move(self.board, self.st, self.hist, self.keys, np.int32(move))
+        # Whether this move gave check: the repetition rules (perpetual check) read it from the history.
+        self.hist[self.ply, H_CHECK] = in_check(self.board, self.st)
 
     def pop(self) -> int:
         if self.ply == 0:

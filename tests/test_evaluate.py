@@ -1,0 +1,194 @@
+"""Static evaluation: symmetry, scale, and the endgame and king-safety terms doing what they claim."""
+import numpy as np
+import pytest
+
+from conftest import random_positions
+from engine.xiangqi.board import BLACK_BIT, ST_KING, ST_SIDE
+from engine.xiangqi.evaluate import (PIECE_VALUE, TEMPO_MG, evaluate, mop_up)
+from engine.xiangqi.position import Position, START_FEN
+
+
+def ev(fen: str) -> int:
+    pos = Position(fen)
+    return int(evaluate(pos.board, pos.st))
+
+
+def colour_flipped(board, st):
+    """Ranks mirrored (r -> 9 - r), colours swapped, the other side to move."""
+    nb = board.reshape(10, 9)[::-1].ravel().copy()
+    nb[nb != 0] ^= BLACK_BIT
+    nst = st.copy()
+    nst[ST_SIDE] ^= 1
+    flip = lambda sq: (9 - sq // 9) * 9 + sq % 9
+    nst[ST_KING], nst[ST_KING + 1] = flip(st[ST_KING + 1]), flip(st[ST_KING])
+    return nb, nst
+
+
+def mirrored(board, st):
+    """Files mirrored (f -> 8 - f)."""
+    nb = board.reshape(10, 9)[:, ::-1].ravel().copy()
+    nst = st.copy()
+    for c in (0, 1):
+        sq = st[ST_KING + c]
+        nst[ST_KING + c] = sq - sq % 9 + 8 - sq % 9
+    return nb, nst
+
+
+# Positions that reach the pattern terms (hollow cannon, cannon against a horse in the palace centre, central
+# and bottom cannons against one-sided advisors, the general in the palace centre, missing advisors against two
+# rooks) and the endgame terms (mop-up, no winning material), with both colours to move.
+SPECIAL = [
+    "rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1",        # hollow cannon
+    "r1bakab1r/9/1c2n2c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 0 1",
+    "rnbak1bnr/4a4/1c5c1/p1p3p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR w - - 0 1",     # central cannon, side shape
+    "rnbak3C/4a4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR w - - 0 1",       # bottom cannon
+    "rnbakab1r/4n4/1c5c1/p1p1p1p1p/9/9/P1P3P1P/4C2C1/9/RNBAKAB1R b - - 0 1",   # cannon against horse e8
+    "rnb1kabnr/4a4/1c5c1/p1p1p1p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR w - - 0 1",
+    "3ak1b2/4a4/4n4/9/2r6/9/9/4C4/4A4/2B1KAB2 w - - 0 1",                       # both sides' advisors aside
+    "3akab2/9/4b4/9/9/9/9/r7r/9/2BAK1B2 w - - 0 1",                             # an advisor short, two rooks
+    "rnb1k1bnr/4a4/9/p1p1p1p1p/9/9/9/9/4K4/RNBA1AB1R w - - 0 1",                # general in the centre
+    "4k4/9/9/9/9/R8/9/9/9/3K5 w - - 0 1",                                       # mop-up, both sides to move
+    "4k4/9/9/9/9/R8/9/9/9/3K5 b - - 0 1",
+    "3k5/4P4/9/9/9/9/9/9/9/4K4 b - - 0 1",
+    "4k4/9/9/4P4/9/9/9/9/9/3K5 w - - 0 1",
+    "3aka3/9/4b4/9/9/9/2N3N2/9/9/3K5 w - - 0 1",
+    "4k4/9/9/9/9/4p4/9/4B4/9/2BAKA3 w - - 0 1",                                 # no winning material
+]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    fens = random_positions(1500, seed=424242, max_plies=160, capture_bias=0.4) + SPECIAL
+    return [Position(f) for f in fens]
+
+
+def test_colour_symmetry(sample):
+    for pos in sample:
+        a = evaluate(pos.board, pos.st)
+        b = evaluate(*colour_flipped(pos.board, pos.st))
+        assert a == b, pos.fen()
+
+
+def test_left_right_symmetry(sample):
+    for pos in sample:
+        assert evaluate(pos.board, pos.st) == evaluate(*mirrored(pos.board, pos.st)), pos.fen()
+
+
+def test_bounded_and_pure(sample):
+    for pos in sample:
+        before = pos.board.copy(), pos.st.copy()
+        assert abs(int(evaluate(pos.board, pos.st))) < 20000
+        assert (pos.board == before[0]).all() and (pos.st == before[1]).all()
+    # The most lopsided material there is.
+    assert 4000 < ev("4k4/9/9/9/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1") < 20000
+
+
+def test_start_position_is_level():
+    assert ev(START_FEN) == TEMPO_MG
+    assert ev(START_FEN.replace(" w ", " b ")) == TEMPO_MG
+
+
+def test_piece_values_exported():
+    assert PIECE_VALUE.dtype == np.int32 and PIECE_VALUE.shape == (8,)
+    # kinds: -, general, advisor, elephant, horse, rook, cannon, pawn
+    assert PIECE_VALUE[5] > PIECE_VALUE[6] >= PIECE_VALUE[4] > PIECE_VALUE[2] >= PIECE_VALUE[7] > 0
+
+
+def remove(fen: str, square: str) -> str:
+    pos = Position(fen)
+    pos.board[(int(square[1])) * 9 + "abcdefghi".index(square[0])] = 0
+    return pos.fen()
+
+
+def test_removing_a_rook_swings_by_a_rook():
+    base = ev(START_FEN)
+    no_red_rook = ev(remove(START_FEN, "a0"))
+    no_black_rook = ev(remove(START_FEN, "a9"))
+    assert 750 <= base - no_red_rook <= 1150
+    assert 750 <= no_black_rook - base <= 1150
+    # From Black's side the same swings, mirrored.
+    black_base = ev(START_FEN.replace(" w ", " b "))
+    assert 750 <= ev(remove(START_FEN, "a0").replace(" w ", " b ")) - black_base <= 1150
+
+
+def test_piece_order_in_the_opening():
+    base = ev(START_FEN)
+    loss = {sq: base - ev(remove(START_FEN, sq)) for sq in ("a0", "b0", "b2", "c0", "d0", "e3", "a3")}
+    assert loss["a0"] > loss["b2"] > loss["b0"] > loss["d0"] > loss["e3"] > loss["a3"] > 0
+    assert loss["b0"] > 250 and loss["c0"] > 50
+
+
+def test_pawns_gain_by_crossing_and_in_the_ending():
+    # Red's e-pawn at home (e3), across the river (e5, e6) or gone, in the opening and in an ending.
+    middle = "rnbakabnr/9/1c5c1/p1p1p1p1p/{r5}/9/{r3}/1C5C1/9/RNBAKABNR w - - 0 1"
+    ending = "3akab2/9/4b4/{r6}/{r5}/9/{r3}/4B4/9/2BAKA3 w - - 0 1"
+    value = {}
+    for phase, template in (("middle", middle), ("ending", ending)):
+        fill = lambda r3="P1P3P1P", r5="9", r6="9": ev(template.format(
+            r3=r3 if phase == "middle" else r3.replace("P1P3P1P", "9").replace("P1P1P1P1P", "4P4"),
+            r5=r5, r6=r6))
+        gone = fill()
+        value[phase] = {"home": fill(r3="P1P1P1P1P") - gone, "river": fill(r5="4P4") - gone}
+        if phase == "ending":
+            value[phase]["deep"] = fill(r6="4P4") - gone
+    assert 80 <= value["middle"]["home"] <= 130
+    for phase in value:
+        assert value[phase]["river"] > value[phase]["home"] + 40, value
+    assert value["ending"]["deep"] > value["ending"]["river"] > value["middle"]["river"], value
+
+
+def test_cannon_is_better_early_horse_better_late():
+    # Red lacks a horse, Black a cannon: good for Red with everything on the board ...
+    assert ev(remove(remove(START_FEN, "b0"), "b7")) > TEMPO_MG + 30
+    # ... and bad for Red when little is left (same squares, colours mirrored).
+    assert ev("3akab2/9/4b4/2n6/9/9/2C6/4B4/9/2BAKA3 w - - 0 1") < 0
+    assert ev("3akab2/9/4b4/2c6/9/9/2N6/4B4/9/2BAKA3 w - - 0 1") > 2 * TEMPO_MG
+
+
+def test_hollow_cannon_is_a_threat():
+    # Both sides lose their e-pawn; Red's central cannon then stares at Black's general (advisors on the back
+    # rank): worth far more than the same cannon behind its two e-pawns.
+    hollow = ev("rnbakabnr/9/1c5c1/p1p3p1p/9/9/P1P3P1P/1C2C4/9/RNBAKABNR b - - 0 1")
+    screened = ev("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1")
+    assert hollow < screened - 200
+
+
+def test_missing_defenders_cost_more_under_attack():
+    # An advisor less costs more when the opponent has rook and horse across the river than a rook at home.
+    quiet = "3akab2/9/4b4/9/9/9/9/9/9/r1BAKAB1R w - - 0 1"
+    attacked = "3akab2/9/4b4/9/9/9/9/9/r3n4/2BAKAB1R w - - 0 1"
+    cost_quiet = ev(quiet) - ev(remove(quiet, "d0"))
+    cost_attacked = ev(attacked) - ev(remove(attacked, "d0"))
+    assert 50 < cost_quiet < cost_attacked
+
+
+KR_VS_K = [
+    # The lone black general on e9, Red's general on d0 (controls the d-file); the rook, across the river,
+    # closes in.
+    ("4k4/9/9/9/R8/9/9/9/9/3K5 w - - 0 1", 3),      # rook on rank 5: only the d-file is denied
+    ("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 1", 5),      # rook on rank 7: d7 e7 f7 + d8 d9
+    ("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", 6),     # rook on the f-file: d and f files denied
+    ("4k4/R8/9/9/5R3/9/9/9/9/3K5 w - - 0 1", 7),    # two rooks: all but e7 and e9
+]
+
+
+def test_mop_up_rewards_confining_the_lone_general():
+    scores = [ev(fen) for fen, _ in KR_VS_K]
+    assert scores == sorted(scores) and len(set(scores)) == len(scores), scores
+    for fen, denied in KR_VS_K:
+        pos = Position(fen)
+        bonus = int(mop_up(pos.board, pos.st[ST_KING + 1], 0))
+        assert bonus == 40 * denied, fen
+    # A one-rook ending that is won scores well above the bare material difference ...
+    assert ev(KR_VS_K[2][0]) > 1000
+    # ... and the lone general is better off in its palace's centre than cornered on the side file.
+    centre = ev("9/4k4/9/9/9/9/9/9/5R3/3K5 b - - 0 1")
+    corner = ev("3k5/9/9/9/9/9/9/9/5R3/4K4 b - - 0 1")
+    assert centre > corner
+
+
+def test_no_winning_material_scales_down():
+    # Red has all four defenders, Black a crossed pawn: Red cannot win, so no big score for Red.
+    assert abs(ev("4k4/9/9/9/9/4p4/9/4B4/9/2BAKA3 w - - 0 1")) < 100
+    # A bare general against a horse and a pawn with Black to move: clearly lost for Black.
+    assert ev("4k4/9/9/9/9/2N6/4P4/9/9/3K5 b - - 0 1") < -500
