@@ -1,0 +1,386 @@
+"""What UCCI and UCI share: the engine's position, the search it runs, and the commands both dialects have.
+
+``EngineCore`` owns the state (current position, banned moves, the ``Searcher``) and the search life-cycle;
+``Dialect`` is the base of the two protocol front ends (``ucci.py``, ``uci.py``), which only parse commands and
+format replies.  Nothing here imports compiled (JIT) code at module level: the loader thread (``loop.Loader``) does that
+after the handshake has been answered, and every command that needs the engine waits for it.
+
+Search life-cycle (one ``_Search`` per ``go``):
+
+* the search runs in the ``Searcher``'s thread; ``on_info`` prints ``info`` lines as iterations complete;
+* ``on_done`` stores the result and prints ``bestmove`` -- unless the search is *held*: under ``go infinite``
+  and ``go ponder`` no ``bestmove`` may be printed before ``stop`` (or, for ponder, ``ponderhit``), even if the
+  search ended by itself (depth reached, mate found, no legal move).  The hold is enforced here, whatever the
+  searcher does, exactly as Stockfish's main thread waits for ``stop``/``ponderhit``;
+* a ``go`` while a search runs stops it first; its ``bestmove`` is printed before the new search starts.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"   # = position.START_FEN
+
+MAX_PERFT_DEPTH = 12
+
+
+class CommandError(Exception):
+    """A command that cannot be carried out; the loop prints ``info string error: <message>``, nothing else."""
+
+
+def sanitize(text: str, limit: int = 80) -> str:
+    """Input echoed back in a message: printable, one line, bounded length."""
+    text = "".join(c if c.isprintable() and c.isascii() else "?" for c in text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def parse_int(text: str, what: str, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise CommandError(f"{what} must be an integer, not {sanitize(str(text))!r}") from None
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise CommandError(f"{what} {value} out of range ({bounds})")
+    return value
+
+
+def parse_number(text: str, what: str) -> float:
+    """A time or count that GUIs send as an integer (sometimes negative when a flag fell, sometimes with a
+    decimal point); NaN and infinities are refused."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise CommandError(f"{what} must be a number, not {sanitize(str(text))!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise CommandError(f"{what} must be a finite number")
+    return value
+
+
+def parse_bool(text: str, what: str) -> bool:
+    t = text.lower()
+    if t in ("true", "on", "yes", "1"):
+        return True
+    if t in ("false", "off", "no", "0"):
+        return False
+    raise CommandError(f"{what} must be true or false, not {sanitize(text)!r}")
+
+
+def split_position_args(tokens: list[str]) -> tuple[str, list[str]]:
+    """``startpos [moves ...]`` or ``fen <FEN> [moves ...]`` -> (fen, moves).  Keywords are case-insensitive."""
+    if not tokens:
+        raise CommandError("expected 'startpos' or 'fen <FEN>'")
+    kw = tokens[0].lower()
+    lowered = [t.lower() for t in tokens]
+    cut = lowered.index("moves") if "moves" in lowered else len(tokens)
+    if kw == "startpos":
+        if cut != 1:
+            raise CommandError(f"unexpected {sanitize(tokens[1])!r} after 'startpos' (expected 'moves')")
+        fen = START_FEN
+    elif kw == "fen":
+        if cut == 1:
+            raise CommandError("'fen' must be followed by a FEN")
+        fen = " ".join(tokens[1:cut])
+    else:
+        raise CommandError(f"expected 'startpos' or 'fen <FEN>', not {sanitize(tokens[0])!r}")
+    return fen, tokens[cut + 1:]
+
+
+@dataclass
+class _Search:
+    """One ``go``: what to print when it ends."""
+    id: int
+    legal: list                     # legal moves at the root (a fallback if the searcher reports none)
+    allowed: list                   # legal moves not banned
+    hold_ponder: bool               # no bestmove before ponderhit/stop
+    hold_infinite: bool             # no bestmove before stop
+    draw_offered: bool = False      # UCCI 'go draw' / 'ponderhit draw'
+    last_info: object = None
+    result: object = None
+    printed: bool = False
+
+
+class EngineCore:
+    """State shared by the dialects.  Every method runs on the command thread, except the searcher callbacks."""
+
+    def __init__(self, out, loader):
+        self.out = out
+        self.loader = loader
+        self._lock = threading.Lock()
+        self._pos = None                 # current Position (created once the engine is loaded)
+        self.banned: list[str] = []      # UCCI banmoves, until the next 'position'
+        self._search: Optional[_Search] = None
+        self._search_ids = 0
+        self.hash_mb = 64
+        self._applied_hash = loader.hash_mb        # the loader builds Searcher(loader.hash_mb)
+        self._pending_new_game = False
+        # formatting hooks, set by the dialect
+        self.format_info: Callable = lambda info: []
+        self.format_result: Callable = lambda search, result: []
+
+    # -- the engine (compiled side) ------------------------------------------------------------------------------
+    def engine(self):
+        """The loaded modules; waits for the loader.  CommandError if loading failed."""
+        self.loader.start()
+        return self.loader.wait()
+
+    @property
+    def loaded(self) -> bool:
+        return self.loader.done.is_set()
+
+    def position(self):
+        if self._pos is None:
+            self._pos = self.engine().Position(START_FEN)
+        return self._pos
+
+    def build_position(self, tokens: list[str]):
+        """A new Position from ``startpos|fen ... [moves ...]`` tokens; CommandError says what is wrong."""
+        fen, moves = split_position_args(tokens)
+        eng = self.engine()
+        try:
+            pos = eng.Position(fen)
+        except ValueError as e:                         # FenError
+            raise CommandError(f"bad FEN {sanitize(fen)!r}: {e}") from None
+        for i, m in enumerate(moves, 1):
+            try:
+                pos.push(m)
+            except ValueError as e:                     # IllegalMoveError
+                raise CommandError(f"move {i} ({sanitize(m, 12)!r}): {e}; position unchanged") from None
+            except IndexError as e:
+                raise CommandError(f"move {i} ({sanitize(m, 12)!r}): {e}; position unchanged") from None
+        return pos
+
+    def set_position(self, tokens: list[str]) -> None:
+        pos = self.build_position(tokens)             # raises before anything changes
+        self._pos = pos
+        self.banned = []
+
+    # -- options that reach the searcher --------------------------------------------------------------------
+    def set_hash(self, mb: int) -> None:
+        self.hash_mb = mb
+        self.apply_options()
+
+    def new_game(self) -> None:
+        self._pending_new_game = True
+        self.apply_options()
+
+    def apply_options(self) -> None:
+        """Hand hash size and new-game requests to the searcher now, unless it is busy (then at the next go)."""
+        if self.loaded and self.loader.error is None and not self.searching():
+            self._apply_pending()
+
+    def _apply_pending(self) -> None:
+        eng = self.engine()
+        if self._applied_hash != self.hash_mb:
+            eng.searcher.set_hash(self.hash_mb)
+            self._applied_hash = self.hash_mb
+        if self._pending_new_game:
+            eng.searcher.new_game()
+            self._pending_new_game = False
+
+    # -- search control -------------------------------------------------------------------------------------
+    def searching(self) -> bool:
+        """A ``go`` whose bestmove has not been printed yet."""
+        s = self._search
+        return s is not None and not s.printed
+
+    def go(self, limits_kwargs: dict, banned=(), searchmoves=None, draw: bool = False) -> Optional[_Search]:
+        """Start a search of the current position.  Returns its record (None if it could not start)."""
+        self.finish()
+        eng = self.engine()
+        self._apply_pending()
+        pos = self.position()
+        legal = pos.legal_move_names()
+        ban = [m for m in dict.fromkeys(banned) if m in legal]
+        if searchmoves is not None:
+            ban += [m for m in legal if m not in searchmoves and m not in ban]
+        allowed = [m for m in legal if m not in ban]
+        if legal and not allowed:
+            self.out.line("info string every legal move is banned or excluded; searching all of them")
+            ban, allowed = [], list(legal)
+        limits = eng.Limits(**limits_kwargs)
+        with self._lock:
+            self._search_ids += 1
+            s = _Search(self._search_ids, legal, allowed, hold_ponder=bool(limits.ponder),
+                        hold_infinite=bool(limits.infinite), draw_offered=draw)
+            self._search = s
+        eng.searcher.start(pos, limits, lambda info: self._on_info(s, info), lambda r: self._on_done(s, r),
+                           banned=ban)
+        return s
+
+    def _on_info(self, s: _Search, info) -> None:
+        s.last_info = info
+        lines = self.format_info(info)
+        if lines:
+            self.out.lines(lines)
+
+    def _on_done(self, s: _Search, result) -> None:
+        with self._lock:
+            s.result = result
+            if not (s.hold_ponder or s.hold_infinite):
+                self._emit(s)
+
+    def _emit(self, s: _Search) -> None:
+        """Print the search's final lines once (caller holds ``_lock``)."""
+        if s.printed:
+            return
+        s.printed = True
+        result = s.result
+        if (result is None or result.best is None) and s.allowed:
+            # The searcher reported no move (stopped at once?) although moves exist: never tell a GUI "no move".
+            info = result.info if result is not None else s.last_info
+            result = self.loader.modules.SearchResult(s.allowed[0], None, info)
+        self.out.lines(self.format_result(s, result))
+
+    def stop(self) -> bool:
+        """Ask the current search to end (its bestmove follows).  False if there was none to stop."""
+        with self._lock:
+            s = self._search
+            if s is None or s.printed:
+                return False
+            s.hold_ponder = s.hold_infinite = False
+            if s.result is not None:
+                self._emit(s)
+        self.loader.modules.searcher.stop()
+        return True
+
+    def ponderhit(self, draw: bool = False) -> bool:
+        with self._lock:
+            s = self._search
+            if s is None or s.printed:
+                return False
+            s.draw_offered = s.draw_offered or draw
+            s.hold_ponder = False
+            if s.result is not None and not s.hold_infinite:
+                self._emit(s)
+        self.loader.modules.searcher.ponderhit()
+        return True
+
+    def finish(self) -> None:
+        """Stop any search and wait until its bestmove has been printed."""
+        s = self._search
+        if s is None:
+            return
+        if not s.printed:
+            self.stop()
+        self.loader.modules.searcher.wait()
+        with self._lock:                               # a searcher that ended without calling on_done
+            if not s.printed:
+                self._emit(s)
+
+    def wait_search(self) -> None:
+        """Wait for the current search to end by itself (UCCI batch mode)."""
+        if self._search is not None:
+            self.loader.modules.searcher.wait()
+
+    # -- perft and display ----------------------------------------------------------------------------------
+    def perft(self, depth: int) -> None:
+        """``go perft N``: ``move: count`` per root move, a blank line, ``Nodes searched: N``."""
+        self.finish()
+        eng = self.engine()
+        lines: list[str] = []
+        total = eng.run_perft(self.position().copy(), depth, divide=True, out=lines.append)
+        moves = [ln for ln in lines if not ln.startswith("nodes ")]      # run_perft's own summary line
+        self.out.lines(moves + ["", f"Nodes searched: {total}"])
+
+    def display(self) -> list[str]:
+        pos = self.position()
+        lines = str(pos).splitlines()
+        legal = pos.legal_move_names()
+        lines += ["", f"Fen: {pos.fen()}", f"Key: {pos.key:016X}",
+                  f"Side to move: {'red' if pos.side == 0 else 'black'}{' (in check)' if pos.in_check() else ''}",
+                  f"Legal moves ({len(legal)}): {' '.join(legal)}"]
+        if self.banned:
+            lines.append(f"Banned moves: {' '.join(self.banned)}")
+        return lines
+
+
+class Dialect:
+    """A protocol front end: a table of commands.  ``handle`` returns False when the engine must exit."""
+
+    name = "?"
+
+    def __init__(self, core: EngineCore):
+        self.core = core
+        self.out = core.out
+        self.handshaken = False
+        core.format_info = self.format_info
+        core.format_result = self.format_result
+        self.commands: dict[str, Callable[[list[str]], Optional[bool]]] = {
+            "isready": self.cmd_isready,
+            "position": self.cmd_position,
+            "go": self.cmd_go,
+            "stop": self.cmd_stop,
+            "ponderhit": self.cmd_ponderhit,
+            "setoption": self.cmd_setoption,
+            "quit": self.cmd_quit,
+            "d": self.cmd_display,
+            "display": self.cmd_display,
+        }
+
+    # -- dispatch -------------------------------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        tokens = line.split()
+        if not tokens:
+            raise CommandError("empty command")
+        cmd = tokens[0].lower()
+        fn = self.commands.get(cmd)
+        if fn is None:
+            raise CommandError(f"unknown command {sanitize(tokens[0], 40)!r}")
+        return fn(tokens[1:]) is not False
+
+    # -- shared commands ------------------------------------------------------------------------------------
+    def cmd_isready(self, args):
+        try:
+            self.core.engine()
+            self.core.apply_options()       # e.g. allocate the hash table now rather than at the first go
+        except CommandError as e:           # a GUI waiting for readyok must not hang: say why, then answer
+            self.out.line(f"info string error: {e}")
+        self.out.line("readyok")
+
+    def cmd_position(self, args):
+        self.core.set_position(args)
+
+    def cmd_display(self, args):
+        self.out.lines(self.core.display())
+
+    def cmd_quit(self, args):
+        self.core.finish() if self.core.loaded else None
+        return False
+
+    def cmd_stop(self, args):
+        self.core.stop()
+
+    def cmd_ponderhit(self, args):
+        self.core.ponderhit()
+
+    def perft_depth(self, text: Optional[str]) -> int:
+        if text is None:
+            raise CommandError("'go perft' needs a depth")
+        return parse_int(text, "perft depth", 0, MAX_PERFT_DEPTH)
+
+    def no_move_reply(self) -> list[str]:
+        raise NotImplementedError
+
+    def cmd_go(self, args):
+        raise NotImplementedError
+
+    def cmd_setoption(self, args):
+        raise NotImplementedError
+
+    def format_info(self, info) -> list[str]:
+        raise NotImplementedError
+
+    def format_result(self, search: _Search, result) -> list[str]:
+        raise NotImplementedError
+
+    def start_search(self, limits: dict, **kw):
+        """``core.go`` with the dialect's reply when the engine cannot search at all."""
+        try:
+            return self.core.go(limits, **kw)
+        except CommandError as e:
+            if "failed to load" in str(e):
+                self.out.lines([f"info string error: {e}"] + self.no_move_reply())
+                return None
+            raise

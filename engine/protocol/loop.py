@@ -1,0 +1,226 @@
+"""The engine a GUI talks to: read stdin line by line, answer on stdout, in UCCI or UCI.
+
+Threads:
+
+* the **reader** reads raw bytes from file descriptor 0 (``os.read``: no Python buffer lock, so an exit while
+  it is blocked in a read is clean) and queues complete lines, then an EOF marker;
+* the **command thread** (the caller of ``run``) takes lines from the queue in order and carries them out;
+  it never blocks on a search, so ``stop``/``ponderhit``/``isready`` are answered at once;
+* the **loader** imports the compiled (JIT) code (``engine.search``, ``engine.xiangqi.position``,
+  ``engine.perft``), calls every kernel once (from the on-disk cache, or compiled on a cold cache), runs a
+  depth-1 search so the search kernels are loaded too, and builds the ``Searcher``.  It is
+  started *after* the first command has been answered, so ``ucci``/``uci`` is replied to from plain Python
+  within milliseconds.  A command that needs the engine (``isready``, ``position``, ``go`` ...) waits for it;
+  the commands behind it wait in the queue, in order;
+* the **searcher**'s own thread runs each search and prints ``info``/``bestmove`` through the callbacks.
+
+The dialect is fixed by the handshake: ``ucci`` -> UCCI 3.0, ``uci`` -> UCI (Pikafish's xiangqi dialect).
+Lines before any handshake are read as UCI commands (as Stockfish and Pikafish accept commands without ``uci``).
+
+Every output line goes through ``Output``: one lock, flushed at once.  Every bad input line -- unknown command,
+bad arguments, bad FEN, illegal move, empty line, bytes that are not UTF-8 -- gets exactly one line
+``info string error: ...`` and changes nothing.
+
+Keep the JIT library's name out of the protocol files (comments included): ``engine._cache`` keys the compiled
+code cache on every package file that mentions it, so an edit here would otherwise force a full recompile.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+import traceback
+from types import SimpleNamespace
+
+from .core import CommandError, EngineCore, sanitize
+
+EOF = object()
+MAX_LINE = 1 << 20          # longer lines are dropped (one error line)
+
+
+class Output:
+    """Line-oriented, thread-safe, flushed output.  A closed pipe (GUI gone) is remembered, not raised."""
+
+    def __init__(self, stream=None):
+        self._stream = stream if stream is not None else sys.stdout
+        self._lock = threading.Lock()
+        self.broken = False
+
+    def lines(self, lines) -> None:
+        data = "".join(f"{ln}\n" for ln in lines).encode("utf-8", "replace")
+        with self._lock:
+            if self.broken:
+                return
+            try:
+                buffer = getattr(self._stream, "buffer", None)
+                if buffer is not None:                  # bytes: no locale encoding, no "\r\n" translation
+                    self._stream.flush()
+                    buffer.write(data)
+                    buffer.flush()
+                else:
+                    self._stream.write(data.decode("utf-8"))
+                    self._stream.flush()
+            except (OSError, ValueError):       # BrokenPipeError, closed file
+                self.broken = True
+
+    def line(self, text: str) -> None:
+        self.lines([text])
+
+
+class LineReader(threading.Thread):
+    """Reads file descriptor ``fd`` and queues each line as bytes (without the newline), then ``EOF``."""
+
+    def __init__(self, fd: int, q: queue.Queue):
+        super().__init__(name="shuai-stdin", daemon=True)
+        self.fd = fd
+        self.q = q
+
+    def run(self) -> None:
+        buf = b""
+        discarding = False
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except InterruptedError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                if buf and not discarding:
+                    self.q.put(buf)
+                self.q.put(EOF)
+                return
+            buf += chunk
+            while True:
+                nl = buf.find(b"\n")
+                if nl < 0:
+                    break
+                line, buf = buf[:nl], buf[nl + 1:]
+                if discarding:
+                    discarding = False
+                else:
+                    self.q.put(line)
+            if len(buf) > MAX_LINE:
+                if not discarding:
+                    self.q.put(None)            # "line too long"
+                discarding = True
+                buf = b""
+
+
+class Loader:
+    """Loads the compiled side once, in a background thread.  ``wait()`` returns a namespace with ``Position``,
+    ``Limits``, ``SearchResult``, ``run_perft`` and the ``searcher``; or raises CommandError if loading failed."""
+
+    def __init__(self, hash_mb: int = 64):
+        self.hash_mb = hash_mb
+        self.done = threading.Event()
+        self.modules = None
+        self.error = None
+        self._thread = None
+        self._start_lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._load, name="shuai-loader", daemon=True)
+                self._thread.start()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait(self):
+        self.start()
+        self.done.wait()
+        if self.error is not None:
+            raise CommandError(f"engine failed to load: {self.error}")
+        return self.modules
+
+    def _load(self) -> None:
+        try:
+            from ..warmup import warm_all
+            warm_all()
+            from ..perft import run_perft
+            from ..search import Limits, SearchResult, Searcher
+            from ..xiangqi.position import Position
+            searcher = Searcher(self.hash_mb)
+            pos = Position()
+            # One tiny search, so that the search kernels are loaded (or compiled) now, not at the first 'go'.
+            finished = threading.Event()
+            searcher.start(pos, Limits(depth=1), lambda info: None, lambda result: finished.set())
+            finished.wait(600)
+            searcher.wait()
+            searcher.new_game()
+            self.modules = SimpleNamespace(Position=Position, Limits=Limits, SearchResult=SearchResult,
+                                           run_perft=run_perft, searcher=searcher)
+        except BaseException as e:      # noqa: BLE001 -- reported to the GUI; the engine keeps answering
+            self.error = f"{type(e).__name__}: {e}"
+            traceback.print_exc(file=sys.stderr)
+        finally:
+            self.done.set()
+
+
+def _dialect_for(first_word: str, core: EngineCore):
+    if first_word == "ucci":
+        from .ucci import UcciDialect
+        return UcciDialect(core)
+    from .uci import UciDialect
+    return UciDialect(core)
+
+
+def run(fd: int = 0, stream=None) -> int:
+    """The protocol loop.  Reads ``fd`` (stdin), writes ``stream`` (stdout); returns the exit code."""
+    out = Output(stream)
+    q: queue.Queue = queue.Queue()
+    LineReader(fd, q).start()
+    loader = Loader()
+    core = EngineCore(out, loader)
+    dialect = None
+    while not out.broken:
+        try:
+            item = q.get()
+        except KeyboardInterrupt:       # Ctrl-C at a terminal: leave as on EOF
+            break
+        if item is EOF:
+            break
+        if item is None:
+            out.line(f"info string error: input line longer than {MAX_LINE} bytes ignored")
+            continue
+        try:
+            text = item.decode("utf-8")
+        except UnicodeDecodeError:
+            out.line("info string error: input line is not valid UTF-8; ignored")
+            continue
+        words = text.split()
+        first = words[0].lower() if words else ""
+        if dialect is None or (not dialect.handshaken and first in ("ucci", "uci") and first != dialect.name):
+            dialect = _dialect_for(first, core)
+        try:
+            keep_going = dialect.handle(text)
+        except CommandError as e:
+            out.line(f"info string error: {e}")
+            keep_going = True
+        except Exception as e:          # noqa: BLE001 -- a bug must not kill the engine
+            out.line(f"info string error: internal error on {sanitize(text.strip(), 40)!r}: "
+                     f"{type(e).__name__}: {sanitize(str(e))}")
+            traceback.print_exc(file=sys.stderr)
+            keep_going = True
+        loader.start()                   # no-op after the first time: begins once the first line is answered
+        if not keep_going:
+            break
+    # quit, EOF or a closed stdout: stop any search (its bestmove is printed if anyone still listens)
+    try:
+        if loader.done.is_set() and loader.modules is not None:
+            core.finish()
+    except Exception:                   # noqa: BLE001
+        traceback.print_exc(file=sys.stderr)
+    if dialect is not None and getattr(dialect, "bye", False):
+        out.line("bye")
+    if loader.alive:
+        # Still importing/compiling: don't let interpreter shutdown race a thread inside the JIT compiler.
+        try:
+            sys.stdout.flush()
+        finally:
+            os._exit(0)
+    return 0

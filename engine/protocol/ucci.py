@@ -1,0 +1,255 @@
+"""UCCI 3.0 (xqbase.com's Universal Chinese Chess Protocol, as ElephantEye speaks it).
+
+Differences from UCI worth knowing:
+
+* times in ``go`` are **seconds** unless the GUI sent ``setoption usemillisec true`` (every current GUI does,
+  because we advertise the option); ``info time`` is always milliseconds;
+* ``setoption <name> [<value>]`` without ``name``/``value`` (the UCI form is accepted too);
+* ``banmoves m1 m2 ...`` forbids moves (perpetual check/chase the GUI has judged); as in ElephantEye the list
+  holds until the next ``position`` command, which clears it.  Moves not legal in the position are reported
+  (one error line) and the legal ones are still banned;
+* ``go [ponder|draw] {depth D | nodes N | time T [movestogo M | increment I] [opptime ...]} | infinite``;
+  ``go depth 0`` answers ``nobestmove`` (the spec's "static evaluation only" case);
+* ``bestmove M [ponder P] [draw|resign]``; ``nobestmove`` when the side to move has no legal move, and for a
+  ``stop`` that arrives while no search runs (as the spec recommends, so that a confused GUI never waits);
+* ``go draw`` / ``ponderhit draw``: the opponent offers a draw.  We accept (append ``draw``) when the last
+  completed iteration scores ``DRAW_ACCEPT_SCORE`` (0) or less for us, i.e. when we do not expect to do better
+  than a draw by playing on, or when it sees us mated; we append ``resign`` (never both) only when it sees us
+  mated (``mate < 0``);
+* ``probe {fen F | startpos} [moves ...]`` answers ``pophash`` with what the hash table holds; until the
+  searcher exposes its table that is always the bare ``pophash`` ("not in the table", per the spec);
+* ``setoption batch true``: while a search runs, the next command is not read until its ``bestmove`` (not for
+  ``go infinite``/``go ponder``, which could then never be stopped);
+* ``quit`` -> ``bye``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .. import __version__
+from .core import CommandError, Dialect, parse_bool, parse_int, parse_number, sanitize
+
+DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (our view) is at most this
+
+GRADES = ("none", "small", "medium", "large")
+RANDOMNESS = ("none", "tiny", "small", "medium", "large", "huge")     # ElephantEye's two extra grades accepted
+MAX_HASH_MB = 4096
+DEFAULT_HASH_MB = 64
+
+OPTION_LINES = [
+    "option usemillisec type check default false",
+    "option batch type check default false",
+    "option debug type check default false",
+    "option ponder type check default false",
+    "option usebook type check default false",
+    "option useegtb type check default true",
+    "option bookfiles type string",
+    "option egtbpaths type string",
+    f"option hashsize type spin min 0 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}",
+    "option threads type spin min 0 max 1024 default 1",
+    "option idle type combo var none var small var medium var large default none",
+    "option pruning type combo var none var small var medium var large default large",
+    "option knowledge type combo var none var small var medium var large default large",
+    "option randomness type combo var none var small var medium var large default none",
+    "option newgame type button",
+]
+
+# Options other UCCI engines have and some GUIs send whatever the engine advertised; the spec says setting
+# an option the engine did not offer is not an error, so these are accepted and ignored.
+TOLERATED = {"promotion", "usehash", "style", "selectivity", "loadbook", "evalapi", "repetition", "drawmoves"}
+
+
+def to_seconds(value: float, millisec: bool) -> float:
+    """A UCCI time (seconds, or milliseconds after ``setoption usemillisec true``) in seconds, never negative."""
+    seconds = value / 1000.0 if millisec else float(value)
+    return max(seconds, 0.0)
+
+
+@dataclass
+class GoRequest:
+    limits: dict = field(default_factory=dict)     # keyword arguments of search.Limits
+    draw: bool = False
+    perft: Optional[int] = None
+
+
+def parse_go(args: list[str], millisec: bool) -> GoRequest:
+    """The arguments of a UCCI ``go`` (any order, keywords case-insensitive) -> GoRequest.  CommandError if
+    a keyword is unknown or a value is missing or malformed; then nothing is searched."""
+    req = GoRequest()
+    lim = req.limits
+    i = 0
+
+    def value(what: str) -> str:
+        nonlocal i
+        if i + 1 >= len(args):
+            raise CommandError(f"'go {what}' needs a value")
+        i += 1
+        return args[i]
+
+    while i < len(args):
+        kw = args[i].lower()
+        if kw == "ponder":
+            lim["ponder"] = True
+        elif kw == "draw":
+            req.draw = True
+        elif kw == "infinite":
+            lim["infinite"] = True
+        elif kw == "depth":
+            lim["depth"] = parse_int(value(kw), "depth", 0, 1000)
+        elif kw == "nodes":
+            lim["nodes"] = parse_int(value(kw), "nodes", 1)
+        elif kw == "time":
+            lim["time_left"] = to_seconds(parse_number(value(kw), "time"), millisec)
+        elif kw == "movestogo":
+            mtg = parse_int(value(kw), "movestogo")
+            lim["movestogo"] = mtg if mtg > 0 else None
+        elif kw == "increment":
+            lim["increment"] = to_seconds(parse_number(value(kw), "increment"), millisec)
+        elif kw == "opptime":
+            lim["opp_time"] = to_seconds(parse_number(value(kw), "opptime"), millisec)
+        elif kw == "oppincrement":
+            lim["opp_increment"] = to_seconds(parse_number(value(kw), "oppincrement"), millisec)
+        elif kw == "oppmovestogo":
+            parse_int(value(kw), "oppmovestogo")      # checked, not used by the time manager
+        elif kw == "perft":
+            req.perft = parse_int(value(kw), "perft depth", 0, 12)
+        else:
+            raise CommandError(f"unknown 'go' parameter {sanitize(args[i], 30)!r}")
+        i += 1
+    return req
+
+
+def accepts_draw(info) -> bool:
+    if info is None:
+        return False
+    if info.mate is not None:
+        return info.mate < 0
+    return info.score <= DRAW_ACCEPT_SCORE
+
+
+class UcciDialect(Dialect):
+    name = "ucci"
+
+    def __init__(self, core):
+        super().__init__(core)
+        self.bye = False
+        self.options = {"usemillisec": False, "batch": False, "debug": False, "ponder": False,
+                        "usebook": False, "useegtb": True, "bookfiles": "", "egtbpaths": "",
+                        "hashsize": DEFAULT_HASH_MB, "threads": 1, "idle": "none", "pruning": "large",
+                        "knowledge": "large", "randomness": "none"}
+        self.commands.update({"ucci": self.cmd_ucci, "banmoves": self.cmd_banmoves, "probe": self.cmd_probe})
+
+    # -- commands -------------------------------------------------------------------------------------------
+    def cmd_ucci(self, args):
+        self.out.lines(["id name Shuai", f"id version {__version__}", "id copyright 2026 the Shuai authors",
+                        "id author the Shuai authors", *OPTION_LINES, "ucciok"])
+        self.handshaken = True
+
+    def cmd_setoption(self, args):
+        if not args:
+            raise CommandError("setoption needs an option name")
+        if args[0].lower() == "name":                   # the UCI form, which some GUIs send to UCCI engines too
+            lowered = [a.lower() for a in args]
+            cut = lowered.index("value") if "value" in lowered else len(args)
+            name, rest = " ".join(args[1:cut]).lower(), args[cut + 1:]
+        else:
+            name, rest = args[0].lower(), args[1:]
+        text = " ".join(rest)
+        opts = self.options
+        if name in ("usemillisec", "batch", "debug", "ponder", "usebook", "useegtb"):
+            if not rest:
+                raise CommandError(f"setoption {name} needs true or false")
+            opts[name] = parse_bool(text, name)
+        elif name == "hashsize":
+            mb = parse_int(text, "hashsize", 0, MAX_HASH_MB)
+            opts[name] = mb
+            self.core.set_hash(mb or DEFAULT_HASH_MB)   # 0 = "engine decides"
+        elif name == "threads":
+            opts[name] = parse_int(text, "threads", 0, 1024)     # searching uses one thread for now
+        elif name in ("idle", "pruning", "knowledge", "randomness"):
+            allowed = RANDOMNESS if name == "randomness" else GRADES
+            if text.lower() not in allowed:
+                raise CommandError(f"{name} must be one of {', '.join(allowed)}, not {sanitize(text, 20)!r}")
+            opts[name] = text.lower()
+        elif name in ("bookfiles", "egtbpaths"):
+            opts[name] = "" if text == "<empty>" else text
+        elif name == "newgame":
+            self.core.new_game()
+        elif name in TOLERATED:
+            pass
+        else:
+            raise CommandError(f"unknown option {sanitize(name, 40)!r}")
+
+    def cmd_banmoves(self, args):
+        legal = set(self.core.position().legal_move_names())
+        good, bad = [], []
+        for t in args:
+            m = t.lower().replace("-", "")
+            (good if m in legal else bad).append(m if m in legal else t)
+        self.core.banned = list(dict.fromkeys(good))
+        if bad:
+            raise CommandError(f"banmoves: not legal here: {sanitize(' '.join(bad))}; "
+                               f"banned: {' '.join(self.core.banned) or 'none'}")
+
+    def cmd_go(self, args):
+        req = parse_go(args, self.options["usemillisec"])
+        if req.perft is not None:
+            self.core.perft(req.perft)
+            return
+        if req.limits.get("depth") == 0:
+            self.core.finish()
+            self.out.line("nobestmove")
+            return
+        s = self.start_search(req.limits, banned=self.core.banned, draw=req.draw)
+        if s is not None and self.options["batch"] and not (s.hold_ponder or s.hold_infinite):
+            self.core.wait_search()
+
+    def cmd_stop(self, args):
+        if not self.core.stop():
+            self.out.line("nobestmove")
+
+    def cmd_ponderhit(self, args):
+        draw = False
+        if args:
+            if len(args) == 1 and args[0].lower() == "draw":
+                draw = True
+            else:
+                raise CommandError(f"expected 'ponderhit' or 'ponderhit draw', not {sanitize(' '.join(args))!r}")
+        self.core.ponderhit(draw)
+
+    def cmd_probe(self, args):
+        self.core.build_position(args)          # validates; the position itself is not kept
+        self.out.line("pophash")
+
+    def cmd_quit(self, args):
+        if self.core.loaded:
+            self.core.finish()
+        self.bye = True
+        return False
+
+    # -- replies --------------------------------------------------------------------------------------------
+    def no_move_reply(self):
+        return ["nobestmove"]
+
+    def format_info(self, info):
+        line = f"info depth {info.depth} score {info.score}"
+        if info.pv:
+            line += " pv " + " ".join(info.pv)
+        return [line, f"info time {int(info.time * 1000)} nodes {info.nodes}"]
+
+    def format_result(self, search, result):
+        if result is None or result.best is None:
+            return ["nobestmove"]
+        info = result.info if result.info is not None else search.last_info
+        line = f"bestmove {result.best}"
+        ponder = result.ponder
+        if ponder is None and info is not None and len(info.pv) >= 2 and info.pv[0] == result.best:
+            ponder = info.pv[1]
+        if ponder:
+            line += f" ponder {ponder}"
+        if search.draw_offered and accepts_draw(info):
+            line += " draw"
+        elif info is not None and info.mate is not None and info.mate < 0:
+            line += " resign"
+        return [line]

@@ -1,0 +1,204 @@
+"""UCI, in the dialect Pikafish (and Fairy-Stockfish with ``UCI_Variant xiangqi``) speak for xiangqi.
+
+Moves are ``a0``-``i9`` coordinates, rank 0 = Red's back rank (the ICCS form UCCI uses); Red is "white" for
+``wtime``/``winc``.  Replies follow Stockfish: ``info depth D seldepth S multipv 1 score cp|mate ... nodes
+nps hashfull time pv``; with no legal move ``info depth 0 score mate 0`` then ``bestmove (none)``; a ``stop``
+with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search is restricted to those moves)
+and ``perft N``.  Options: Hash, Threads (any value accepted, one thread used), Ponder, MultiPV (one line is
+searched for now), UCI_Variant (``xiangqi``; others are refused), EGTBPath, Clear Hash.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .. import __version__
+from .core import CommandError, Dialect, parse_bool, parse_int, parse_number, sanitize
+
+MAX_HASH_MB = 4096
+DEFAULT_HASH_MB = 64
+MAX_THREADS = 1024
+MAX_MULTIPV = 500
+VARIANTS = ("xiangqi",)
+
+OPTION_LINES = [
+    f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
+    f"option name Threads type spin default 1 min 1 max {MAX_THREADS}",
+    "option name Ponder type check default false",
+    f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
+    "option name UCI_Variant type combo default xiangqi " + " ".join(f"var {v}" for v in VARIANTS),
+    "option name EGTBPath type string default <empty>",
+    "option name Clear Hash type button",
+]
+
+GO_KEYWORDS = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime",
+               "infinite", "ponder", "searchmoves", "perft"}
+
+
+@dataclass
+class GoRequest:
+    limits: dict = field(default_factory=dict)     # keyword arguments of search.Limits
+    searchmoves: Optional[list] = None
+    perft: Optional[int] = None
+
+
+def ms_to_seconds(value: float) -> float:
+    return max(value, 0.0) / 1000.0
+
+
+def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
+    """The arguments of a UCI ``go`` -> GoRequest (times in seconds; own/opponent clocks picked by the side to
+    move).  CommandError on an unknown keyword or a missing/malformed value; then nothing is searched."""
+    req = GoRequest()
+    clock: dict[str, float] = {}
+    lim = req.limits
+    i = 0
+
+    def value(what: str) -> str:
+        nonlocal i
+        if i + 1 >= len(args):
+            raise CommandError(f"'go {what}' needs a value")
+        i += 1
+        return args[i]
+
+    while i < len(args):
+        kw = args[i].lower()
+        if kw in ("wtime", "btime", "winc", "binc"):
+            clock[kw] = ms_to_seconds(parse_number(value(kw), kw))
+        elif kw == "movestogo":
+            mtg = parse_int(value(kw), "movestogo")
+            lim["movestogo"] = mtg if mtg > 0 else None
+        elif kw == "depth":
+            lim["depth"] = max(parse_int(value(kw), "depth", 0, 1000), 1)
+        elif kw == "nodes":
+            lim["nodes"] = parse_int(value(kw), "nodes", 1)
+        elif kw == "mate":
+            lim["mate"] = parse_int(value(kw), "mate", 1, 1000)
+        elif kw == "movetime":
+            lim["movetime"] = ms_to_seconds(parse_number(value(kw), "movetime"))
+        elif kw == "infinite":
+            lim["infinite"] = True
+        elif kw == "ponder":
+            lim["ponder"] = True
+        elif kw == "perft":
+            req.perft = parse_int(value(kw), "perft depth", 0, 12)
+        elif kw == "searchmoves":
+            moves = []
+            while i + 1 < len(args) and args[i + 1].lower() not in GO_KEYWORDS:
+                i += 1
+                moves.append(args[i].lower())
+            req.searchmoves = moves
+        else:
+            raise CommandError(f"unknown 'go' parameter {sanitize(args[i], 30)!r}")
+        i += 1
+    own, opp = ("w", "b") if red_to_move else ("b", "w")
+    if f"{own}time" in clock:
+        lim["time_left"] = clock[f"{own}time"]
+    if f"{own}inc" in clock:
+        lim["increment"] = clock[f"{own}inc"]
+    if f"{opp}time" in clock:
+        lim["opp_time"] = clock[f"{opp}time"]
+    if f"{opp}inc" in clock:
+        lim["opp_increment"] = clock[f"{opp}inc"]
+    return req
+
+
+class UciDialect(Dialect):
+    name = "uci"
+
+    def __init__(self, core):
+        super().__init__(core)
+        self.options = {"hash": DEFAULT_HASH_MB, "threads": 1, "ponder": False, "multipv": 1,
+                        "uci_variant": "xiangqi", "egtbpath": ""}
+        self.debug = False
+        self.commands.update({"uci": self.cmd_uci, "ucinewgame": self.cmd_ucinewgame, "debug": self.cmd_debug})
+
+    # -- commands -------------------------------------------------------------------------------------------
+    def cmd_uci(self, args):
+        self.out.lines([f"id name Shuai {__version__}", "id author the Shuai authors", *OPTION_LINES, "uciok"])
+        self.handshaken = True
+
+    def cmd_debug(self, args):
+        if len(args) != 1 or args[0].lower() not in ("on", "off"):
+            raise CommandError("expected 'debug on' or 'debug off'")
+        self.debug = args[0].lower() == "on"
+
+    def cmd_ucinewgame(self, args):
+        self.core.new_game()
+
+    def cmd_setoption(self, args):
+        if not args or args[0].lower() != "name":
+            raise CommandError("expected 'setoption name <id> [value <x>]'")
+        lowered = [a.lower() for a in args]
+        cut = lowered.index("value") if "value" in lowered else len(args)
+        name = " ".join(args[1:cut]).lower()
+        has_value = cut < len(args)
+        text = " ".join(args[cut + 1:])
+        if not name:
+            raise CommandError("setoption: missing option name")
+        if name != "clear hash" and not has_value:
+            raise CommandError(f"setoption name {sanitize(name, 30)}: missing 'value'")
+        if name == "hash":
+            mb = parse_int(text, "Hash", 1, MAX_HASH_MB)
+            self.options["hash"] = mb
+            self.core.set_hash(mb)
+        elif name == "threads":
+            n = parse_int(text, "Threads", 1, MAX_THREADS)
+            self.options["threads"] = n
+            if n > 1:
+                self.out.line(f"info string Threads {n}: searching with 1 thread for now")
+        elif name == "ponder":
+            self.options["ponder"] = parse_bool(text, "Ponder")
+        elif name == "multipv":
+            n = parse_int(text, "MultiPV", 1, MAX_MULTIPV)
+            self.options["multipv"] = n
+            if n > 1:
+                self.out.line(f"info string MultiPV {n}: only the best line is reported for now")
+        elif name == "uci_variant":
+            v = text.lower()
+            if v not in VARIANTS:
+                raise CommandError(f"UCI_Variant {sanitize(text, 30)!r} is not supported (only xiangqi)")
+            self.options["uci_variant"] = v
+        elif name == "egtbpath":
+            self.options["egtbpath"] = "" if text == "<empty>" else text
+        elif name == "clear hash":
+            self.core.new_game()
+        else:
+            raise CommandError(f"no such option {sanitize(name, 40)!r}")
+
+    def cmd_go(self, args):
+        red = self.core.position().side == 0
+        req = parse_go(args, red)
+        if req.perft is not None:
+            self.core.perft(req.perft)
+            return
+        if req.searchmoves is not None:
+            legal = set(self.core.position().legal_move_names())
+            bad = [m for m in req.searchmoves if m not in legal]
+            if bad:
+                raise CommandError(f"searchmoves: not legal here: {sanitize(' '.join(bad))}")
+        self.start_search(req.limits, searchmoves=req.searchmoves)
+
+    # -- replies --------------------------------------------------------------------------------------------
+    def no_move_reply(self):
+        return ["info depth 0 score mate 0", "bestmove (none)"]
+
+    def format_info(self, info):
+        score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
+        line = (f"info depth {info.depth} seldepth {max(info.seldepth, info.depth)} multipv 1 score {score} "
+                f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {int(info.time * 1000)}")
+        if info.pv:
+            line += " pv " + " ".join(info.pv)
+        return [line]
+
+    def format_result(self, search, result):
+        if result is None or result.best is None:
+            return self.no_move_reply()
+        line = f"bestmove {result.best}"
+        info = result.info if result.info is not None else search.last_info
+        ponder = result.ponder
+        if ponder is None and info is not None and len(info.pv) >= 2 and info.pv[0] == result.best:
+            ponder = info.pv[1]
+        if ponder:
+            line += f" ponder {ponder}"
+        return [line]

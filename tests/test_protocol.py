@@ -1,0 +1,558 @@
+"""The protocol loop, driven as a GUI drives it: the real engine in a subprocess, talking through pipes.
+
+Every read has a timeout, so a hung engine fails its test instead of hanging the suite.  Assertions are about
+the protocol (formats, legality, timing, ordering), never about which move a particular search prefers.
+"""
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.protocol import ucci, uci
+from engine.protocol.core import START_FEN, _Search
+from engine.search import SearchInfo, SearchResult
+from engine.xiangqi.position import START_FEN as POSITION_START_FEN, Position
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LOAD_TIMEOUT = 240.0     # isready after a cold JIT cache may take a while; a warm start takes about a second
+REPLY_TIMEOUT = 10.0
+SEARCH_TIMEOUT = 60.0
+HANDSHAKE_LIMIT = 2.0    # a GUI gives 10 s (UCCI league) to 35 s; we answer from plain Python
+STOP_LIMIT = 0.5         # bestmove after stop (the search itself promises ~0.1 s)
+
+MOVE = r"[a-i][0-9][a-i][0-9]"
+MATED_FEN = "R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1"          # black to move, checkmated
+TWO_MOVES_FEN = "4k4/R8/9/4p4/9/9/9/9/9/3K5 b - - 0 1"     # black to move: exactly e6e5 and e9f9
+LOPSIDED_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1"   # red: a bare general vs everything
+
+UCCI_OPTIONS = ["usemillisec", "batch", "debug", "ponder", "usebook", "useegtb", "bookfiles", "egtbpaths",
+                "hashsize", "threads", "idle", "pruning", "knowledge", "randomness", "newgame"]
+UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "UCI_Variant", "EGTBPath"]
+
+
+class EngineProcess:
+    """The engine as a GUI sees it: lines in, timestamped lines out."""
+
+    def __init__(self):
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([sys.executable, "-m", "engine"], cwd=ROOT, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.out: queue.Queue = queue.Queue()
+        self.stderr: list[bytes] = []
+        self.transcript: list[str] = []
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+
+    def _read_stdout(self):
+        for raw in self.proc.stdout:
+            self.out.put((time.perf_counter(), raw.decode("utf-8", "replace").rstrip("\r\n")))
+        self.out.put((time.perf_counter(), None))          # EOF
+
+    def send(self, line) -> float:
+        data = line if isinstance(line, bytes) else line.encode()
+        self.transcript.append(f"> {data!r}")
+        self.proc.stdin.write(data + b"\n")
+        self.proc.stdin.flush()
+        return time.perf_counter()
+
+    def read(self, timeout: float):
+        """(arrival time, line); line None at EOF.  Fails the test after ``timeout`` seconds."""
+        try:
+            t, line = self.out.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail(f"engine silent for {timeout} s; transcript:\n" + "\n".join(self.transcript[-40:])
+                        + "\nstderr:\n" + b"".join(self.stderr).decode(errors="replace")[-3000:])
+        self.transcript.append(f"< {line}")
+        return t, line
+
+    def read_until(self, pred, timeout: float = REPLY_TIMEOUT):
+        """Lines up to and including the first one that satisfies ``pred``; (its arrival time, lines)."""
+        deadline = time.perf_counter() + timeout
+        lines = []
+        while True:
+            t, line = self.read(max(deadline - time.perf_counter(), 0.001))
+            if line is None:
+                pytest.fail("engine exited; transcript:\n" + "\n".join(self.transcript[-40:]))
+            lines.append(line)
+            if pred(line):
+                return t, lines
+
+    def silent_for(self, seconds: float) -> list[str]:
+        """Whatever the engine prints during ``seconds``."""
+        deadline = time.perf_counter() + seconds
+        lines = []
+        while (left := deadline - time.perf_counter()) > 0:
+            try:
+                _, line = self.out.get(timeout=left)
+            except queue.Empty:
+                break
+            self.transcript.append(f"< {line}")
+            if line is not None:
+                lines.append(line)
+        return lines
+
+    def rest(self, timeout: float = REPLY_TIMEOUT) -> list[str]:
+        """Every line until the engine closes its output."""
+        deadline = time.perf_counter() + timeout
+        lines = []
+        while True:
+            _, line = self.read(max(deadline - time.perf_counter(), 0.001))
+            if line is None:
+                return lines
+            lines.append(line)
+
+    def handshake(self, dialect: str) -> list[str]:
+        self.send(dialect)
+        _, lines = self.read_until(lambda ln: ln == f"{dialect}ok", HANDSHAKE_LIMIT + REPLY_TIMEOUT)
+        return lines
+
+    def ready(self):
+        self.send("isready")
+        self.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
+
+    def bestmove(self, timeout: float = SEARCH_TIMEOUT):
+        return self.read_until(lambda ln: ln.startswith(("bestmove", "nobestmove")), timeout)
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def engine():
+    e = EngineProcess()
+    yield e
+    e.close()
+
+
+def started(engine, dialect):
+    engine.handshake(dialect)
+    engine.ready()
+    return engine
+
+
+def after(fen, *moves):
+    pos = Position(fen)
+    for m in moves:
+        pos.push(m)
+    return pos
+
+
+def parse_bestmove(line):
+    m = re.fullmatch(rf"bestmove ({MOVE})(?: ponder ({MOVE}))?(?: (draw|resign))?", line)
+    assert m, f"malformed bestmove line {line!r}"
+    return m.group(1), m.group(2), m.group(3)
+
+
+def assert_legal_reply(line, pos):
+    best, ponder, _ = parse_bestmove(line)
+    assert best in pos.legal_move_names(), f"{best} is not legal in {pos.fen()}"
+    if ponder is not None:
+        nxt = pos.copy()
+        nxt.push(best)
+        assert ponder in nxt.legal_move_names(), f"ponder move {ponder} is not legal after {best}"
+    return best
+
+
+# -- transcripts --------------------------------------------------------------------------------------------------
+
+def test_ucci_transcript(engine):
+    lines = engine.handshake("ucci")
+    elapsed = time.perf_counter() - engine.started
+    assert elapsed < HANDSHAKE_LIMIT, f"ucciok took {elapsed:.2f} s from process start"
+    assert lines[0] == "id name Shuai"
+    assert any(ln.startswith("id author ") for ln in lines)
+    options = {}
+    for ln in lines:
+        if ln.startswith("option "):
+            m = re.match(r"option (\w+) type (check|spin|combo|string|button)\b", ln)
+            assert m, f"malformed option line {ln!r}"
+            options[m.group(1)] = m.group(2)
+    assert set(UCCI_OPTIONS) <= set(options)
+    assert options["usemillisec"] == "check" and options["hashsize"] == "spin" and options["newgame"] == "button"
+    for line in ("setoption usemillisec true", "setoption hashsize 16", "setoption newgame"):
+        engine.send(line)
+    engine.ready()
+    engine.send("position startpos moves h2e2 h9g7")
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    infos = lines[:-1]
+    assert infos, "no info lines before bestmove"
+    for ln in infos:
+        assert re.fullmatch(rf"info depth \d+ score -?\d+(?: pv {MOVE}(?: {MOVE})*)?", ln) or \
+            re.fullmatch(r"info time \d+ nodes \d+", ln), f"malformed UCCI info line {ln!r}"
+    assert any(ln.startswith("info depth") for ln in infos)
+    assert_legal_reply(lines[-1], after(START_FEN, "h2e2", "h9g7"))
+    engine.send("quit")
+    _, lines = engine.read_until(lambda ln: ln == "bye")
+    assert engine.proc.wait(5) == 0
+
+
+def test_uci_transcript(engine):
+    lines = engine.handshake("uci")
+    elapsed = time.perf_counter() - engine.started
+    assert elapsed < HANDSHAKE_LIMIT, f"uciok took {elapsed:.2f} s from process start"
+    assert lines[0].startswith("id name Shuai")
+    names = [re.match(r"option name (.+?) type ", ln).group(1) for ln in lines if ln.startswith("option ")]
+    assert set(UCI_OPTIONS) <= set(names)
+    assert "option name UCI_Variant type combo default xiangqi var xiangqi" in lines
+    for line in ("setoption name UCI_Variant value xiangqi", "setoption name Hash value 16",
+                 "setoption name Threads value 1", "setoption name Ponder value true"):
+        engine.send(line)
+    engine.ready()
+    engine.send("ucinewgame")
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    engine.send(f"position fen {fen} moves b0c2 b9c7")
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    infos = [ln for ln in lines[:-1] if not ln.startswith("info string")]
+    assert infos
+    for ln in infos:
+        assert re.fullmatch(rf"info depth \d+ seldepth \d+ multipv 1 score (?:cp -?\d+|mate -?\d+) nodes \d+ "
+                            rf"nps \d+ hashfull \d+ time \d+(?: pv {MOVE}(?: {MOVE})*)?", ln), \
+            f"malformed UCI info line {ln!r}"
+    pos = after(fen, "b0c2", "b9c7")
+    assert_legal_reply(lines[-1], pos)
+    # Timed searches end by themselves, well inside the time given.
+    engine.send("go movetime 300")
+    t0 = time.perf_counter()
+    t, lines = engine.bestmove()
+    assert t - t0 < 2.0
+    assert_legal_reply(lines[-1], pos)
+    t0 = engine.send("go wtime 2000 btime 2000 winc 0 binc 0")
+    t, lines = engine.bestmove()
+    assert t - t0 < 2.0, "used the whole clock (or more) on one move"
+    assert_legal_reply(lines[-1], pos)
+    engine.send("quit")
+    assert "bye" not in engine.rest()
+    assert engine.proc.wait(5) == 0
+
+
+def test_commands_sent_before_loading_are_kept_in_order(engine):
+    engine.send(b"ucci\nposition startpos moves h2e2\nbanmoves h9g7\ngo depth 2\nisready")
+    seen = []
+    deadline = time.perf_counter() + LOAD_TIMEOUT
+    while not ({"readyok"} <= set(seen) and any(ln.startswith("bestmove") for ln in seen)):
+        _, line = engine.read(max(deadline - time.perf_counter(), 0.001))
+        assert line is not None
+        seen.append(line)
+    assert seen.index("ucciok") < seen.index("readyok")
+    best = assert_legal_reply(next(ln for ln in seen if ln.startswith("bestmove")), after(START_FEN, "h2e2"))
+    assert best != "h9g7"
+
+
+# -- stop, ponder, go while searching, quit, EOF -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_stop_during_go_infinite_answers_at_once(engine, dialect):
+    started(engine, dialect)
+    engine.send("position startpos moves h2e2")
+    engine.send("go infinite")
+    early = engine.silent_for(0.7)
+    assert not [ln for ln in early if ln.startswith("bestmove")], "bestmove before stop under go infinite"
+    t0 = engine.send("stop")
+    t, lines = engine.bestmove(REPLY_TIMEOUT)
+    assert t - t0 < STOP_LIMIT, f"bestmove {t - t0:.3f} s after stop"
+    assert_legal_reply(lines[-1], after(START_FEN, "h2e2"))
+    engine.ready()                     # still alive and answering
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_go_ponder_waits_for_ponderhit_or_stop(engine, dialect):
+    started(engine, dialect)
+    pos = after(START_FEN, "h2e2", "h9g7")
+    engine.send("position startpos moves h2e2 h9g7")
+    # A depth-limited ponder search finishes quickly, but its bestmove waits for ponderhit.
+    engine.send("go ponder depth 2")
+    assert not [ln for ln in engine.silent_for(1.0) if ln.startswith("bestmove")], "bestmove while pondering"
+    engine.send("ponderhit")
+    _, lines = engine.bestmove(SEARCH_TIMEOUT)
+    assert_legal_reply(lines[-1], pos)
+    # A timed ponder search: nothing until stop, then at once.
+    engine.send("go ponder time 30 increment 0" if dialect == "ucci" else "go ponder wtime 30000 btime 30000")
+    assert not [ln for ln in engine.silent_for(1.0) if ln.startswith("bestmove")], "bestmove while pondering"
+    t0 = engine.send("stop")
+    t, lines = engine.bestmove(REPLY_TIMEOUT)
+    assert t - t0 < STOP_LIMIT
+    assert_legal_reply(lines[-1], pos)
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_go_while_searching_ends_the_old_search_first(engine, dialect):
+    started(engine, dialect)
+    engine.send("position startpos")
+    engine.send("go infinite")
+    engine.silent_for(0.3)
+    engine.send("go depth 1")
+    _, first = engine.bestmove(REPLY_TIMEOUT)
+    _, second = engine.bestmove(SEARCH_TIMEOUT)
+    pos = Position(START_FEN)
+    assert_legal_reply(first[-1], pos)
+    assert_legal_reply(second[-1], pos)
+    assert not [ln for ln in engine.silent_for(0.3) if "bestmove" in ln]
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_quit_during_search_and_eof(dialect):
+    e = EngineProcess()
+    try:
+        started(e, dialect)
+        e.send("position startpos")
+        e.send("go infinite")
+        e.silent_for(0.3)
+        e.send("quit")
+        rest = e.rest()
+        assert e.proc.wait(5) == 0
+        assert any(ln.startswith("bestmove") for ln in rest)
+        assert ("bye" in rest) == (dialect == "ucci")
+    finally:
+        e.close()
+    e = EngineProcess()
+    try:
+        started(e, dialect)
+        e.send("go infinite")
+        e.silent_for(0.3)
+        e.proc.stdin.close()                      # the GUI went away
+        assert e.proc.wait(5) == 0
+    finally:
+        e.close()
+
+
+# -- banned moves, no legal move, draw offers --------------------------------------------------------------------
+
+def test_banmoves_are_respected(engine):
+    started(engine, "ucci")
+    legal = Position(TWO_MOVES_FEN).legal_move_names()
+    assert sorted(legal) == ["e6e5", "e9f9"]
+    for banned, expected in (("e6e5", "e9f9"), ("e9f9", "e6e5")):
+        engine.send(f"position fen {TWO_MOVES_FEN}")
+        engine.send(f"banmoves {banned}")
+        engine.send("go depth 3")
+        _, lines = engine.bestmove()
+        assert parse_bestmove(lines[-1])[0] == expected
+    # banmoves last until the next position command, over several searches
+    engine.send(f"position fen {TWO_MOVES_FEN}")
+    engine.send("banmoves e9f9")
+    for _ in range(2):
+        engine.send("go depth 2")
+        _, lines = engine.bestmove()
+        assert parse_bestmove(lines[-1])[0] == "e6e5"
+
+
+def test_uci_searchmoves_restricts_the_root(engine):
+    started(engine, "uci")
+    engine.send(f"position fen {TWO_MOVES_FEN}")
+    for only in ("e6e5", "e9f9"):
+        engine.send(f"go depth 3 searchmoves {only}")
+        _, lines = engine.bestmove()
+        assert parse_bestmove(lines[-1])[0] == only
+
+
+def test_ucci_no_legal_move_is_nobestmove(engine):
+    assert Position(MATED_FEN).legal_move_names() == []
+    started(engine, "ucci")
+    engine.send(f"position fen {MATED_FEN}")
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    assert lines[-1] == "nobestmove"
+    engine.send("go depth 0")                     # the spec: depth 0 = static evaluation only -> nobestmove
+    _, lines = engine.bestmove()
+    assert lines[-1] == "nobestmove"
+    engine.send("stop")                           # stop while idle: nobestmove, so a confused GUI never waits
+    _, lines = engine.bestmove(REPLY_TIMEOUT)
+    assert lines == ["nobestmove"]
+
+
+def test_uci_no_legal_move_is_bestmove_none(engine):
+    started(engine, "uci")
+    engine.send(f"position fen {MATED_FEN}")
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    assert lines[-2:] == ["info depth 0 score mate 0", "bestmove (none)"]
+    # under go infinite even "no move" waits for stop, as in Stockfish
+    engine.send("go infinite")
+    assert not [ln for ln in engine.silent_for(0.5) if ln.startswith("bestmove")]
+    t0 = engine.send("stop")
+    t, lines = engine.bestmove(REPLY_TIMEOUT)
+    assert lines[-1] == "bestmove (none)" and t - t0 < STOP_LIMIT
+    engine.send("stop")                           # stop while idle: ignored in UCI
+    assert engine.silent_for(0.3) == []
+
+
+def test_ucci_go_draw_is_accepted_when_lost(engine):
+    started(engine, "ucci")
+    engine.send(f"position fen {LOPSIDED_FEN}")
+    engine.send("go draw depth 3")
+    _, lines = engine.bestmove()
+    best, _, flag = parse_bestmove(lines[-1])
+    assert best in Position(LOPSIDED_FEN).legal_move_names()
+    assert flag == "draw"
+
+
+def test_ucci_batch_mode_finishes_the_search_before_the_next_command(engine):
+    started(engine, "ucci")
+    engine.send("setoption batch true")
+    engine.send("position startpos")
+    engine.send("go depth 2")
+    engine.send("isready")
+    _, lines = engine.read_until(lambda ln: ln == "readyok", SEARCH_TIMEOUT)
+    assert any(ln.startswith("bestmove") for ln in lines), "readyok came before the batch search's bestmove"
+
+
+# -- perft --------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_go_perft_3(engine, dialect):
+    started(engine, dialect)
+    engine.send("position startpos")
+    engine.send("go perft 3")
+    _, lines = engine.read_until(lambda ln: ln.startswith("Nodes searched"), SEARCH_TIMEOUT)
+    assert lines[-1] == "Nodes searched: 79666"
+    assert lines[-2] == ""
+    per_move = [re.fullmatch(rf"({MOVE}): (\d+)", ln) for ln in lines[:-2]]
+    assert all(per_move), lines[:-2]
+    assert sorted(m.group(1) for m in per_move) == sorted(Position().legal_move_names())
+    assert sum(int(m.group(2)) for m in per_move) == 79666
+
+
+# -- bad input ----------------------------------------------------------------------------------------------------
+
+COMMON_BAD = [
+    b"foo", b"", b"   ", b"\xff\xfe\x80 go", b"\x00\x01\x02", b"position", b"position fen",
+    b"position fen xyz", b"position fen rnbakabnr/9 w", b"position startpos junk",
+    b"position startpos moves h2e2 h2e2", b"position startpos moves h2e2 zzzz", b"position startpos moves a0a5",
+    b"go depth x", b"go depth -1", b"go nodes 0", b"go sideways", b"go depth", b"go perft 99", b"go perft",
+    b"setoption", b"xyzzy 1 2 3",
+]
+UCCI_BAD = [b"setoption hashsize 99999", b"setoption hashsize abc", b"setoption batch maybe",
+            b"setoption idle extreme", b"setoption nosuch 1", b"banmoves zzzz", b"ponderhit now",
+            b"probe fen garbage", b"uci", b"go time abc"]
+UCI_BAD = [b"setoption name Hash value 0", b"setoption name Hash value big", b"setoption name UCI_Variant value chess",
+           b"setoption name NoSuch value 1", b"setoption Hash 16", b"setoption name Hash", b"debug maybe",
+           b"go searchmoves a0a9", b"ucci", b"banmoves h2e2", b"go wtime soon"]
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_bad_input_gets_one_error_line_and_changes_nothing(engine, dialect):
+    started(engine, dialect)
+    engine.send("position startpos moves h2e2")
+    good = after(START_FEN, "h2e2")
+    for bad in COMMON_BAD + (UCCI_BAD if dialect == "ucci" else UCI_BAD):
+        engine.send(bad)
+        engine.send("isready")
+        _, lines = engine.read_until(lambda ln: ln == "readyok")
+        replies = lines[:-1]
+        assert len(replies) == 1 and replies[0].startswith("info string error: "), (bad, replies)
+    engine.send("d")
+    _, lines = engine.read_until(lambda ln: ln.startswith("Fen: "))
+    assert lines[-1] == f"Fen: {good.fen()}"
+    engine.send("go depth 2")
+    _, lines = engine.bestmove()
+    assert_legal_reply(lines[-1], good)
+
+
+def test_banmoves_with_an_illegal_move_still_bans_the_legal_ones(engine):
+    started(engine, "ucci")
+    engine.send(f"position fen {TWO_MOVES_FEN}")
+    engine.send("banmoves h2e2 e9f9")
+    engine.send("isready")
+    _, lines = engine.read_until(lambda ln: ln == "readyok")
+    assert len(lines) == 2 and lines[0].startswith("info string error: ")
+    engine.send("go depth 2")
+    _, lines = engine.bestmove()
+    assert parse_bestmove(lines[-1])[0] == "e6e5"
+
+
+# -- pure functions -----------------------------------------------------------------------------------------------
+
+def test_start_fens_agree():
+    assert START_FEN == POSITION_START_FEN
+
+
+def test_ucci_time_units():
+    assert ucci.to_seconds(1500, millisec=True) == 1.5
+    assert ucci.to_seconds(3, millisec=False) == 3.0
+    assert ucci.to_seconds(-20, millisec=True) == 0.0          # a fallen flag is no time, not negative time
+    req = ucci.parse_go("time 300000 increment 2000 opptime 150000 oppincrement 1000".split(), millisec=True)
+    assert req.limits == {"time_left": 300.0, "increment": 2.0, "opp_time": 150.0, "opp_increment": 1.0}
+    req = ucci.parse_go("time 300 movestogo 40".split(), millisec=False)
+    assert req.limits == {"time_left": 300.0, "movestogo": 40}
+    req = ucci.parse_go("ponder time 60".split(), millisec=False)
+    assert req.limits == {"ponder": True, "time_left": 60.0}
+    req = ucci.parse_go("draw depth 7".split(), millisec=False)
+    assert req.draw and req.limits == {"depth": 7}
+    assert ucci.parse_go(["infinite"], False).limits == {"infinite": True}
+    assert ucci.parse_go("perft 4".split(), False).perft == 4
+
+
+def test_uci_clock_is_the_side_to_move():
+    args = "wtime 60000 btime 30000 winc 1000 binc 500 movestogo 20".split()
+    red = uci.parse_go(args, red_to_move=True).limits
+    assert red == {"time_left": 60.0, "increment": 1.0, "opp_time": 30.0, "opp_increment": 0.5, "movestogo": 20}
+    black = uci.parse_go(args, red_to_move=False).limits
+    assert black["time_left"] == 30.0 and black["increment"] == 0.5 and black["opp_time"] == 60.0
+    req = uci.parse_go("movetime 250 searchmoves h2e2 b0c2 depth 5".split(), True)
+    assert req.limits == {"movetime": 0.25, "depth": 5} and req.searchmoves == ["h2e2", "b0c2"]
+    assert uci.parse_go("mate 3".split(), True).limits == {"mate": 3}
+
+
+def _dialect(cls):
+    from types import SimpleNamespace
+    return cls(SimpleNamespace(out=None))
+
+
+def test_ucci_bestmove_flags():
+    d = _dialect(ucci.UcciDialect)
+
+    def line(score, mate, draw_offered, pv=("h2e2", "h9g7")):
+        info = SearchInfo(5, 7, score, mate, 1000, 0.5, list(pv))
+        s = _Search(1, ["h2e2"], ["h2e2"], False, False, draw_offered=draw_offered)
+        return d.format_result(s, SearchResult("h2e2", None, info))[0]
+
+    assert line(35, None, False) == "bestmove h2e2 ponder h9g7"
+    assert line(35, None, True) == "bestmove h2e2 ponder h9g7"           # ahead: decline the draw
+    assert line(-150, None, True).endswith(" draw")
+    assert line(0, None, True).endswith(" draw")
+    assert line(-150, None, False) == "bestmove h2e2 ponder h9g7"        # behind but not lost: play on
+    assert line(-29990, -3, False).endswith(" resign")
+    assert line(-29990, -3, True).endswith(" draw")                     # a draw beats resigning
+    assert line(29990, 3, True) == "bestmove h2e2 ponder h9g7"
+    s = _Search(1, [], [], False, False)
+    assert d.format_result(s, SearchResult(None, None, None)) == ["nobestmove"]
+
+
+def test_uci_info_and_bestmove_format():
+    d = _dialect(uci.UciDialect)
+    info = SearchInfo(6, 9, -42, None, 12345, 0.5, ["h2e2", "h9g7"], hashfull=17)
+    assert d.format_info(info) == ["info depth 6 seldepth 9 multipv 1 score cp -42 nodes 12345 nps 24690 "
+                                   "hashfull 17 time 500 pv h2e2 h9g7"]
+    info = SearchInfo(9, 9, 29995, 3, 10, 0.0, ["h2e2"])
+    assert " score mate 3 " in d.format_info(info)[0]
+    s = _Search(1, ["h2e2"], ["h2e2"], False, False)
+    assert d.format_result(s, SearchResult("h2e2", "h9g7", info)) == ["bestmove h2e2 ponder h9g7"]
+    assert d.format_result(s, SearchResult(None, None, None))[-1] == "bestmove (none)"
+
+
+def test_protocol_modules_do_not_import_the_jit_code():
+    """The handshake must not wait for the compiled code: importing the protocol must not pull it in."""
+    code = ("import sys; import engine.protocol.loop, engine.protocol.ucci, engine.protocol.uci; "
+            "bad = [m for m in ('numba', 'engine.search', 'engine.perft', 'engine.xiangqi.position') "
+            "if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                       env={**os.environ})
+    assert r.returncode == 0, r.stdout + r.stderr
