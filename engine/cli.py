@@ -63,5 +63,10 @@ def warmup():
     click.echo(f"numba kernels ready in {time.perf_counter() - t0:.1f} s")
 
 
+from .match.cli import match  # noqa: E402  (imports only click at module level)
+
+main.add_command(match)
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,123 @@
+"""``shuai match``: play engines against each other (the cutechess-cli role).
+
+Only click is imported here; the runner (and with it numpy/numba) is imported when the command runs.
+"""
+import os
+import sys
+
+import click
+
+ENGINE_HELP = """Engine to play (give two or more; more than two play a round robin).  A string of shell words:
+key=value words set options, the other words are the command.  Keys: proto=ucci|uci|xboard|auto
+(default auto: try UCCI, then UCI, then xboard), name=NAME, dir=WORKDIR, cmd="COMMAND ARGS", option.NAME=VALUE
+(an engine option), ranks=0|1 (first rank number in move strings; UCI engines with a UCI_Variant option,
+i.e. Fairy-Stockfish, default to 1), ms=1|0 (UCCI clock values in milliseconds).
+Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games/maxqi"
+--engine "name=shuai cmd='.venv/bin/python -m engine' option.Hash=64"."""
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--engine", "engines", multiple=True, required=True, metavar="SPEC", help=ENGINE_HELP)
+@click.option("--games", type=click.IntRange(1), default=2, show_default=True,
+              help="Games per pairing; each opening is played twice, colours swapped.")
+@click.option("--tc", required=True, metavar="SPEC",
+              help="Seconds per move (0.2) or sudden death base+increment in seconds (10+0.1).")
+@click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="EPD/FEN file, one opening a line (FEN, or FEN/startpos followed by 'moves m1 m2 ...'); "
+                   "without it every game starts from the initial position.")
+@click.option("--concurrency", type=click.IntRange(1), default=None,
+              help="Games played at the same time (default: one per core).")
+@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False), default=None,
+              help="Append every game to this PGN file (xiangqi PGN, ICCS moves).")
+@click.option("--sprt", default=None, metavar="'elo0=A elo1=B [alpha=0.05 beta=0.05]'",
+              help="Stop early when the GSPRT decides between elo0 and elo1 (two engines only).  The "
+                   "parameters may also follow as separate words: --sprt elo0=0 elo1=5.")
+@click.option("--max-plies", type=click.IntRange(0), default=0, show_default=True,
+              help="Adjudicate a draw after this many plies (0: never).")
+@click.option("--margin", type=click.FloatRange(0), default=50.0, show_default=True,
+              help="Time grace in ms; a move may take the available time + this + 10% of the nominal time "
+                   "per move (the fixed time, or the increment) before it loses on time.")
+@click.option("--hang-timeout", type=click.FloatRange(0.01), default=2.0, show_default=True,
+              help="Seconds to wait, after the deadline and a stop request, before an engine counts as hung.")
+@click.option("--handshake-timeout", type=click.FloatRange(0.1), default=30.0, show_default=True,
+              help="Seconds an engine may take to answer ucci/uci/xboard and isready/ping (a numba engine may "
+                   "compile at start-up).  When the protocol is guessed, a wrong guess is given up after 5 s.")
+@click.option("--shuffle/--no-shuffle", default=False, help="Shuffle the openings (with --seed).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed for --shuffle.")
+@click.option("--event", default="shuai match", show_default=True, help="PGN Event tag.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write all engine traffic to this file.")
+@click.argument("extra", nargs=-1, metavar="")
+def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, margin, hang_timeout,
+          handshake_timeout, shuffle, seed, event, log_path, extra):
+    """Play a match between xiangqi engines speaking UCCI, UCI or xboard, with real clocks, adjudication,
+    PGN output, Elo and an optional SPRT.
+
+    Losses are scored for an illegal move, a resignation, a time forfeit, a crash or a hang (the engine is
+    restarted for the next game); the rules module ends games by checkmate, stalemate (a loss in xiangqi),
+    the 60-move rule, bare material or repetition.
+
+    \b
+    Examples:
+      shuai match --engine /usr/games/fairy-stockfish --engine "proto=xboard /usr/games/maxqi" \\
+          --games 4 --tc 0.2 --openings tests/data/openings.epd --pgn games.pgn
+      shuai match --engine "name=new cmd=.venv/bin/shuai" --engine "name=old cmd=../old/.venv/bin/shuai" \\
+          --games 2000 --tc 10+0.1 --openings tests/data/openings.epd --sprt elo0=0 elo1=5
+    """
+    from .engines import EngineSpec, TimeControl
+    from .stats import Sprt
+
+    sprt_words = [sprt] if sprt else []
+    for word in extra:
+        if word.split("=", 1)[0] in ("elo0", "elo1", "alpha", "beta") and sprt is not None:
+            sprt_words.append(word)
+        else:
+            raise click.UsageError(f"unexpected argument {word!r}")
+    try:
+        specs = [EngineSpec.parse(e) for e in engines]
+        time_control = TimeControl.parse(tc)
+        sprt_cfg = Sprt.parse(" ".join(sprt_words)) if sprt_words else None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if len(specs) < 2:
+        raise click.UsageError("give at least two --engine options")
+
+    from .openings import load_openings
+    from .runner import Match, MatchConfig, summary
+    try:
+        book = load_openings(openings) if openings else None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if book and shuffle:
+        import random
+        random.Random(seed).shuffle(book)
+
+    cfg = MatchConfig(specs=specs, tc=time_control, games=games, openings=book,
+                      concurrency=concurrency or os.cpu_count() or 1, pgn_path=pgn_path, sprt=sprt_cfg,
+                      max_plies=max_plies, margin=margin / 1000.0, hang_timeout=hang_timeout,
+                      handshake_timeout=handshake_timeout, log_path=log_path, event=event)
+
+    def out(line):
+        click.echo(line)
+        sys.stdout.flush()
+
+    def terminate(signum, frame):       # SIGTERM: stop like Ctrl-C (kill the engines, print the table so far)
+        raise KeyboardInterrupt
+
+    import signal
+    try:
+        signal.signal(signal.SIGTERM, terminate)
+    except ValueError:                  # not the main thread (e.g. under a test runner)
+        pass
+    try:
+        runner = Match(cfg, out=out)
+        result = runner.run()
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(summary(result, sprt_cfg if len(specs) == 2 else None))
+    if result.interrupted:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    match()

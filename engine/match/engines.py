@@ -1,0 +1,770 @@
+"""Engines as child processes: UCCI, UCI and xboard (CECP) adapters behind one small interface.
+
+Every engine runs in its own process group with stdin/stdout pipes; a reader thread turns its output into a
+queue of (arrival time, line), so the referee never blocks on a misbehaving engine: every wait has a deadline,
+and a dead process shows up as :class:`EngineCrashed`, a silent one as :class:`EngineHung`.
+
+Moves cross this interface in ICCS coordinates (``h2e2``: files a-i, ranks 0-9 from Red's side); each adapter
+translates to its engine's dialect (UCI engines that take a ``UCI_Variant`` option, i.e. Fairy-Stockfish,
+number ranks 1-10).
+
+An engine is described by an :class:`EngineSpec`, parsed from one command-line string (see ``EngineSpec.parse``).
+"""
+from __future__ import annotations
+
+import atexit
+import math
+import os
+import queue
+import re
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+PROTOCOLS = ("ucci", "uci", "xboard")
+
+# Replies of read_move() that are not moves.
+RESIGN = "resign"
+
+
+class EngineError(Exception):
+    """The engine failed; ``reason`` is the word the referee writes into the game record."""
+    reason = "engine error"
+
+
+class EngineCrashed(EngineError):
+    reason = "engine crashed"
+
+
+class EngineHung(EngineError):
+    reason = "engine hung"
+
+
+class WrongProtocol(EngineError):
+    """A handshake probe failed: the engine does not speak the protocol tried."""
+    reason = "wrong protocol"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Engine description
+# ----------------------------------------------------------------------------------------------------------
+
+_SPEC_KEYS = ("cmd", "proto", "name", "dir", "ranks", "ms")
+
+
+@dataclass
+class EngineSpec:
+    """How to start and talk to one engine.
+
+    ``EngineSpec.parse`` reads a string of shell words: ``key=value`` words with a known key set a field,
+    ``option.NAME=VALUE`` sets an engine option (``setoption``/``option``), every other word is part of the
+    command.  ``cmd=...`` gives the command explicitly (quote it if it has arguments).  Examples::
+
+        /usr/games/fairy-stockfish
+        proto=xboard /usr/games/maxqi
+        "cmd=python3 -m engine" name=shuai option.Hash=64
+        proto=uci ranks=1 /usr/games/fairy-stockfish        # UCI with ranks 1-10 (the pyffish dialect)
+
+    Keys: ``proto`` = ucci | uci | xboard | auto (default: probe ucci, then uci, then xboard); ``name``
+    (default: what the engine calls itself); ``dir`` (working directory); ``ranks`` = 0 | 1 (first rank
+    number in move strings; default 0, or 1 for UCI engines with a ``UCI_Variant`` option); ``ms`` = 1 | 0
+    (UCCI: clock values in milliseconds; default: 1 if the engine offers ``usemillisec`` (which is then set)
+    or is Fairy-Stockfish, which reads UCCI times as milliseconds).
+    """
+    cmd: list[str]
+    proto: str = "auto"
+    name: str | None = None
+    dir: str | None = None
+    ranks: int | None = None
+    ms: bool | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    detected: str | None = None          # protocol found by probing, remembered for restarts
+
+    @classmethod
+    def parse(cls, text: str) -> "EngineSpec":
+        words = shlex.split(text)
+        cmd: list[str] = []
+        kw: dict = {}
+        options: dict[str, str] = {}
+        for w in words:
+            key, eq, value = w.partition("=")
+            if eq and key.startswith("option."):
+                options[key[len("option."):]] = value
+            elif eq and key in _SPEC_KEYS:
+                if key == "cmd":
+                    cmd.extend(shlex.split(value))
+                elif key == "proto":
+                    value = value.lower()
+                    if value not in PROTOCOLS + ("auto",):
+                        raise ValueError(f"unknown protocol {value!r} (ucci, uci, xboard or auto)")
+                    kw["proto"] = value
+                elif key == "ranks":
+                    if value not in ("0", "1"):
+                        raise ValueError("ranks= must be 0 or 1")
+                    kw["ranks"] = int(value)
+                elif key == "ms":
+                    kw["ms"] = value.lower() in ("1", "true", "yes", "on")
+                else:
+                    kw[key] = value
+            else:
+                cmd.append(w)
+        if not cmd:
+            raise ValueError(f"engine {text!r}: no command")
+        return cls(cmd=cmd, options=options, **kw)
+
+    @property
+    def label(self) -> str:
+        """A short name before the engine has named itself: the program (the script, for interpreters)."""
+        if self.name:
+            return self.name
+        prog = os.path.basename(self.cmd[0])
+        if prog.startswith("python") and len(self.cmd) > 1:
+            args = [a for a in self.cmd[1:] if not a.startswith("-")]
+            if args:
+                return os.path.basename(args[0])
+        return prog
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Process and pipes
+# ----------------------------------------------------------------------------------------------------------
+
+class EngineLog:
+    """Optional transcript of all engine traffic (``--log FILE``), shared by all engines and threads."""
+
+    def __init__(self, path: str | None):
+        self._f = open(path, "a", encoding="utf-8") if path else None
+        self._lock = threading.Lock()
+        self._t0 = time.monotonic()
+
+    def write(self, who: str, direction: str, line: str) -> None:
+        if self._f is None:
+            return
+        with self._lock:
+            self._f.write(f"{time.monotonic() - self._t0:10.3f} {who} {direction} {line}\n")
+            self._f.flush()
+
+    def close(self) -> None:
+        if self._f:
+            self._f.close()
+
+
+_NO_LOG = EngineLog(None)
+
+_live: set = set()                 # every running EngineProcess, so that the runner can kill them all at exit
+_live_lock = threading.Lock()
+
+
+def kill_all() -> None:
+    """Kill every engine process still running (they live in their own sessions, so a Ctrl-C in the terminal
+    does not reach them)."""
+    with _live_lock:
+        procs = list(_live)
+    for p in procs:
+        p.kill()
+
+
+atexit.register(kill_all)
+
+
+class EngineProcess:
+    """A child process with a reader thread; lines arrive as (monotonic time, text) on a queue."""
+
+    def __init__(self, cmd, cwd=None, who="engine", log: EngineLog = _NO_LOG):
+        self.who, self.log = who, log
+        try:
+            self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True, bufsize=1, errors="replace",
+                                         start_new_session=True)
+        except OSError as e:
+            raise EngineCrashed(f"cannot start {cmd[0]!r}: {e}") from None
+        self.lines: queue.Queue = queue.Queue()
+        self.eof = False
+        with _live_lock:
+            _live.add(self)
+        self._reader = threading.Thread(target=self._read, daemon=True, name=f"read-{who}")
+        self._reader.start()
+
+    def _read(self):
+        try:
+            for line in self.proc.stdout:
+                t = time.monotonic()
+                line = line.rstrip("\r\n")
+                self.log.write(self.who, "<", line)
+                self.lines.put((t, line))
+        except (OSError, ValueError):
+            pass
+        self.lines.put((time.monotonic(), None))          # end of output: the process died or closed stdout
+
+    def send(self, line: str) -> None:
+        self.log.write(self.who, ">", line)
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            raise EngineCrashed(f"{self.who}: cannot write to the engine (it exited)") from None
+
+    def readline(self, deadline: float):
+        """(time, line) of the next line, or None if the deadline (monotonic) passes first.
+        Raises EngineCrashed at end of output."""
+        if self.eof:
+            raise EngineCrashed(f"{self.who} exited")
+        try:
+            t, line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+        if line is None:
+            self.eof = True
+            raise EngineCrashed(f"{self.who} exited")
+        return t, line
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)      # its own process group (start_new_session)
+            except (ProcessLookupError, PermissionError):
+                try:
+                    self.proc.kill()
+                except OSError:
+                    pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except (OSError, ValueError):
+                pass
+        with _live_lock:
+            _live.discard(self)
+
+    def close(self, grace: float = 1.0) -> None:
+        """Wait up to ``grace`` seconds for a process that was told to quit, then kill it (and its group)."""
+        try:
+            self.proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Time control
+# ----------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Either a fixed time per move (``movetime``) or sudden death ``base`` + ``inc`` per move; seconds."""
+    movetime: float | None = None
+    base: float = 0.0
+    inc: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> "TimeControl":
+        t = text.strip()
+        try:
+            if "+" in t:
+                base, inc = t.split("+", 1)
+                tc = cls(base=float(base), inc=float(inc))
+                if tc.base <= 0 or tc.inc < 0:
+                    raise ValueError
+                return tc
+            tc = cls(movetime=float(t))
+            if tc.movetime <= 0:
+                raise ValueError
+            return tc
+        except ValueError:
+            raise ValueError(f"bad time control {text!r}: seconds per move (0.2) or base+increment in "
+                             f"seconds (10+0.1)") from None
+
+    @property
+    def fixed(self) -> bool:
+        return self.movetime is not None
+
+    @property
+    def nominal(self) -> float:
+        """The time a move is meant to take: the fixed time, or the increment."""
+        return self.movetime if self.fixed else self.inc
+
+    def __str__(self) -> str:
+        if self.fixed:
+            return f"{self.movetime:g}s/move"
+        return f"{self.base:g}+{self.inc:g}"
+
+    def pgn(self) -> str:
+        """PGN TimeControl tag value."""
+        return f"1/{self.movetime:g}" if self.fixed else f"{self.base:g}+{self.inc:g}"
+
+
+@dataclass
+class Clocks:
+    """What an engine is told when asked to move: its own and its opponent's remaining time (seconds)."""
+    tc: TimeControl
+    own: float
+    opp: float
+    red_to_move: bool
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Move dialects
+# ----------------------------------------------------------------------------------------------------------
+
+_MOVE_RE = re.compile(r"([a-i])(\d{1,2})-?([a-i])(\d{1,2})")
+
+
+def to_iccs(text: str, ranks_from: int) -> str | None:
+    """An engine's move string -> ICCS, or None if it is not a coordinate move at all."""
+    m = _MOVE_RE.fullmatch(text.strip().lower())
+    if not m:
+        return None
+    f1, r1, f2, r2 = m.groups()
+    return f"{f1}{int(r1) - ranks_from}{f2}{int(r2) - ranks_from}"
+
+
+def from_iccs(move: str, ranks_from: int) -> str:
+    if ranks_from == 0:
+        return move
+    return f"{move[0]}{int(move[1]) + ranks_from}{move[2]}{int(move[3]) + ranks_from}"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Adapters
+# ----------------------------------------------------------------------------------------------------------
+
+# In a probe, an answer like this means "I do not speak that protocol" (xboard engines say "Error (unknown
+# command): ucci", UCI engines "Unknown command: ucci"); informational lines never count.
+_NOT_THIS = re.compile(r"error|unknown|illegal|invalid|not supported|^feature ", re.I)
+_INFO_LINE = re.compile(r"^(info|id|option|#|tellics|telluser|copyprotection|registration)\b")
+
+
+@dataclass
+class GameSetup:
+    """The position a game starts from, and (for engines that cannot set up a FEN) the moves reaching it from
+    the start position; ``path`` is a callable returning that list, computed only when needed."""
+    fen: str = START_FEN
+    path: object = None
+
+
+class Engine:
+    """Base adapter.  Life cycle: start() → (new_game() → go()/read_move() …)* → quit()."""
+    proto = "?"
+
+    def __init__(self, spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: float = 30.0,
+                 probe_timeout: float = 5.0):
+        self.spec = spec
+        self.log = log
+        self.handshake_timeout = handshake_timeout      # for every answer at start-up and new game
+        self.probe_timeout = probe_timeout              # for the first answer when guessing the protocol
+        self.p: EngineProcess | None = None
+        self.id_name: str | None = None
+        self.options: dict[str, str] = {}        # name -> rest of the option line
+        self.dead = False                        # must be restarted before the next game
+        self.ranks_from = spec.ranks if spec.ranks is not None else 0
+
+    # -- helpers --------------------------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.spec.name or self.id_name or os.path.basename(self.spec.cmd[0])
+
+    def _spawn(self):
+        self.p = EngineProcess(self.spec.cmd, cwd=self.spec.dir, who=self.spec.label, log=self.log)
+
+    def send(self, line: str) -> None:
+        try:
+            self.p.send(line)
+        except EngineError:
+            self.dead = True
+            raise
+
+    def _expect(self, predicate, timeout: float, what: str, probe: bool = False):
+        """Read lines until predicate(line) is true; returns that line.  Each line is also offered to
+        self._on_line.  In a probe, a line that smells of 'unknown command' raises WrongProtocol."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                got = self.p.readline(deadline)
+            except EngineCrashed:
+                self.dead = True
+                raise
+            if got is None:
+                if probe:
+                    raise WrongProtocol(f"{self.spec.label}: no {what} within {timeout:g} s")
+                self.dead = True
+                raise EngineHung(f"{self.spec.label}: no {what} within {timeout:g} s")
+            line = got[1]
+            if predicate(line):
+                return line
+            if probe and _NOT_THIS.search(line) and not _INFO_LINE.match(line):
+                raise WrongProtocol(f"{self.spec.label}: {line!r}")
+            self._on_line(line)
+
+    def _on_line(self, line: str) -> None:
+        pass
+
+    # -- interface ------------------------------------------------------------------------------------------
+    def start(self, probe: bool = False) -> None:
+        raise NotImplementedError
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        raise NotImplementedError
+
+    def go(self, fen: str, moves: list[str], clocks: Clocks) -> float:
+        """Send the position and start the search; returns the monotonic time the search was started."""
+        raise NotImplementedError
+
+    def read_move(self, deadline: float):
+        """(arrival time, ICCS move | RESIGN | raw text that is no move) or None when the deadline passes."""
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def move_played(self) -> None:
+        """The referee accepted the engine's move."""
+
+    def quit(self) -> None:
+        if self.p is None:
+            return
+        if not self.dead:
+            try:
+                self.p.send("quit")
+            except EngineError:
+                pass
+            self.p.close(grace=1.0)
+        else:
+            self.p.kill()
+        self.dead = True
+
+    def kill(self) -> None:
+        if self.p is not None:
+            self.p.kill()
+        self.dead = True
+
+
+class _UciLike(Engine):
+    """What UCCI and UCI share: option lines, isready/readyok, position + go, bestmove, stop."""
+    hello = ok = ""
+
+    def start(self, probe: bool = False) -> None:
+        self._spawn()
+        self.send(self.hello)
+        self._expect(lambda l: l.strip() == self.ok, self.probe_timeout if probe else self.handshake_timeout,
+                     self.ok, probe)
+        self._configure()
+        self.sync()
+
+    def _on_line(self, line: str) -> None:
+        words = line.split()
+        if len(words) >= 3 and words[0] == "id" and words[1] == "name":
+            self.id_name = line.split(None, 2)[2].strip()
+        elif words and words[0] == "option":
+            m = re.match(r"option\s+(?:name\s+)?(.*?)\s+type\s+(.*)$", line)
+            if m:
+                self.options[m.group(1)] = m.group(2)
+
+    def _configure(self) -> None:
+        for k, v in self.spec.options.items():
+            self.setoption(k, v)
+
+    def sync(self, timeout: float | None = None) -> None:
+        self.send("isready")
+        self._expect(lambda l: l.strip() == "readyok", timeout or self.handshake_timeout, "readyok")
+
+    def _position(self, fen: str, moves: list[str]) -> str:
+        head = "position startpos" if fen == START_FEN else f"position fen {fen}"
+        if moves:
+            head += " moves " + " ".join(from_iccs(m, self.ranks_from) for m in moves)
+        return head
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        self.sync()
+
+    def read_move(self, deadline: float):
+        while True:
+            try:
+                got = self.p.readline(deadline)
+            except EngineCrashed:
+                self.dead = True
+                raise
+            if got is None:
+                return None
+            t, line = got
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "nobestmove":
+                return t, RESIGN
+            if words[0] == "bestmove":
+                if len(words) < 2 or words[1] in ("(none)", "0000", "none"):
+                    return t, RESIGN
+                if "resign" in words[2:]:
+                    return t, RESIGN
+                move = to_iccs(words[1], self.ranks_from)
+                return t, (move if move is not None else words[1])
+
+    def stop(self) -> None:
+        self.send("stop")
+
+
+class UcciEngine(_UciLike):
+    proto = "ucci"
+    hello, ok = "ucci", "ucciok"
+
+    def _configure(self) -> None:
+        if "usemillisec" in self.options and self.spec.ms is not False:
+            self.setoption("usemillisec", "true")
+            self.millis = True
+        elif self.spec.ms is not None:
+            self.millis = self.spec.ms
+        else:      # Fairy-Stockfish reads UCCI clock values as milliseconds and has no usemillisec option
+            self.millis = "fairy-stockfish" in (self.id_name or "").lower()
+        super()._configure()
+
+    def setoption(self, name: str, value: str) -> None:
+        self.send(f"setoption {name} {value}")
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        if "newgame" in self.options:                  # UCCI's optional new-game signal (a button option)
+            self.send("setoption newgame")
+        self.sync()
+
+    def _t(self, seconds: float) -> str:
+        if self.millis:
+            return str(max(0, int(seconds * 1000)))
+        return f"{max(0.0, seconds):.3f}".rstrip("0").rstrip(".") or "0"
+
+    def go(self, fen, moves, clocks: Clocks) -> float:
+        self.send(self._position(fen, moves))
+        tc = clocks.tc
+        if tc.fixed:
+            cmd = f"go time {self._t(tc.movetime)} movestogo 1"
+        else:
+            cmd = (f"go time {self._t(clocks.own)} increment {self._t(tc.inc)} "
+                   f"opptime {self._t(clocks.opp)} oppincrement {self._t(tc.inc)}")
+        self.send(cmd)
+        return time.monotonic()
+
+    def quit(self) -> None:
+        if self.p is not None and not self.dead:
+            try:
+                self.p.send("quit")
+                self._expect(lambda l: l.strip() == "bye", 1.0, "bye")
+            except EngineError:
+                pass
+            self.p.close(grace=1.0)
+            self.dead = True
+            return
+        super().quit()
+
+
+class UciEngine(_UciLike):
+    proto = "uci"
+    hello, ok = "uci", "uciok"
+
+    def _configure(self) -> None:
+        if "UCI_Variant" in self.options:
+            self.setoption("UCI_Variant", "xiangqi")
+            if self.spec.ranks is None:
+                self.ranks_from = 1          # Fairy-Stockfish's UCI dialect numbers ranks 1-10
+        super()._configure()
+
+    def setoption(self, name: str, value: str) -> None:
+        self.send(f"setoption name {name} value {value}")
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        self.send("ucinewgame")
+        self.sync()
+
+    def go(self, fen, moves, clocks: Clocks) -> float:
+        self.send(self._position(fen, moves))
+        tc = clocks.tc
+        if tc.fixed:
+            cmd = f"go movetime {max(1, int(tc.movetime * 1000))}"
+        else:
+            red, black = (clocks.own, clocks.opp) if clocks.red_to_move else (clocks.opp, clocks.own)
+            inc = int(tc.inc * 1000)
+            cmd = f"go wtime {max(0, int(red * 1000))} btime {max(0, int(black * 1000))} winc {inc} binc {inc}"
+        self.send(cmd)
+        return time.monotonic()
+
+
+class XboardEngine(Engine):
+    """CECP (WinBoard/xboard protocol 2, with a protocol-1 fallback).
+
+    The engine is kept in force mode except while it searches: before each search it gets ``force``, the
+    moves it has not seen yet, ``time``/``otim`` and ``go``.  Engines without ``setboard`` (MaxQi) get a
+    non-initial start position as a sequence of moves from the initial position.
+    """
+    proto = "xboard"
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.features: dict[str, str] = {}
+        self._ping = 0
+        self._synced = 0          # how many game moves the engine already knows
+        self._prefix = 0          # moves from the initial position sent to set the game's start position up
+
+    def start(self, probe: bool = False) -> None:
+        self._spawn()
+        self.send("xboard")
+        self.send("protover 2")
+        # Protocol 2 engines announce features; "done=0" asks for patience until "done=1" (up to the handshake
+        # timeout), otherwise the GUI waits 2 s after the last line.  Silent engines are protocol 1.
+        t0 = time.monotonic()
+        patience = t0 + (self.probe_timeout if probe else self.handshake_timeout)
+        quiet = 2.0
+        last = t0
+        while True:
+            if self.features.get("done") == "0":
+                limit = t0 + self.handshake_timeout
+            else:
+                limit = min(patience, last + quiet)
+            try:
+                got = self.p.readline(limit)
+            except EngineCrashed:
+                self.dead = True
+                if probe:
+                    raise WrongProtocol(f"{self.spec.label} exited during the xboard handshake") from None
+                raise
+            if got is None:
+                if self.features.get("done") == "0":
+                    self.dead = True
+                    raise EngineHung(f"{self.spec.label}: no 'feature done=1' within {self.handshake_timeout:g} s")
+                break
+            last, line = got
+            if line.startswith("feature "):
+                for k, v in re.findall(r'(\w+)=("[^"]*"|\S+)', line[len("feature "):]):
+                    v = v.strip('"')
+                    self.features[k] = v
+                    if k != "done":
+                        self.send(f"accepted {k}")
+                if self.features.get("done") == "1":
+                    break
+        self.id_name = self.features.get("myname")
+        variants = self.features.get("variants")
+        if variants is not None and "xiangqi" not in variants.split(","):
+            raise WrongProtocol(f"{self.spec.label} does not list the xiangqi variant ({variants})")
+        for k, v in self.spec.options.items():
+            self.send(f"option {k}={v}")
+        self.sync()
+
+    def sync(self, timeout: float | None = None) -> None:
+        if self.features.get("ping") != "1":
+            return
+        self._ping += 1
+        pong = f"pong {self._ping}"
+        self.send(f"ping {self._ping}")
+        self._expect(lambda l: l.strip() == pong, timeout or self.handshake_timeout, pong)
+
+    def _move_cmd(self, move: str) -> str:
+        m = from_iccs(move, self.ranks_from)
+        return f"usermove {m}" if self.features.get("usermove") == "1" else m
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        self.send("new")
+        if "variants" in self.features:
+            self.send("variant xiangqi")
+        self.send("force")
+        self._prefix = 0
+        if setup.fen != START_FEN:
+            if self.features.get("setboard") == "1":
+                self.send(f"setboard {setup.fen}")
+            else:
+                path = setup.path() if setup.path else None
+                if path is None:
+                    raise EngineError(f"{self.name} cannot set up a position (no setboard) and no move "
+                                      f"sequence from the start reaches {setup.fen}")
+                for m in path:
+                    self.send(self._move_cmd(m))
+                self._prefix = len(path)
+        if tc.fixed:
+            if tc.movetime == int(tc.movetime):
+                self.send(f"st {int(tc.movetime)}")
+            else:       # xboard's st takes whole seconds; a one-move session with `time` sent before each move
+                self.send(f"level 1 0:{max(1, math.ceil(tc.movetime)):02d} 0")
+        else:
+            minutes, seconds = divmod(int(round(tc.base)), 60)
+            self.send(f"level 0 {minutes}:{seconds:02d} {tc.inc:g}")
+        self.send("post")
+        self.send("easy")
+        self._synced = 0
+        self.sync()
+
+    def go(self, fen, moves, clocks: Clocks) -> float:
+        self.send("force")
+        for m in moves[self._synced:]:
+            self.send(self._move_cmd(m))
+        self._synced = len(moves)
+        tc = clocks.tc
+        own = tc.movetime if tc.fixed else clocks.own
+        opp = tc.movetime if tc.fixed else clocks.opp
+        self.send(f"time {max(0, int(own * 100))}")
+        self.send(f"otim {max(0, int(opp * 100))}")
+        self.send("go")
+        return time.monotonic()
+
+    def move_played(self) -> None:
+        self._synced += 1
+
+    def read_move(self, deadline: float):
+        while True:
+            try:
+                got = self.p.readline(deadline)
+            except EngineCrashed:
+                self.dead = True
+                raise
+            if got is None:
+                return None
+            t, line = got
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "move" and len(words) >= 2:
+                move = to_iccs(words[1], self.ranks_from)
+                return t, (move if move is not None else words[1])
+            if words[0] == "resign" or (words[0] in ("1-0", "0-1") and "resign" in line.lower()):
+                return t, RESIGN
+
+    def stop(self) -> None:
+        self.send("?")
+
+
+ADAPTERS = {"ucci": UcciEngine, "uci": UciEngine, "xboard": XboardEngine}
+
+
+def start_engine(spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: float = 30.0,
+                 probe_timeout: float = 5.0) -> Engine:
+    """Start an engine and complete its handshake.  With proto=auto, try UCCI, UCI and xboard in turn (each
+    in a fresh process) and remember the first that answers in ``spec.detected``."""
+    proto = spec.proto if spec.proto != "auto" else spec.detected
+    if proto:
+        eng = ADAPTERS[proto](spec, log, handshake_timeout)
+        try:
+            eng.start()
+        except EngineError:
+            eng.kill()
+            raise
+        return eng
+    errors = []
+    for name in PROTOCOLS:
+        eng = ADAPTERS[name](spec, log, handshake_timeout, probe_timeout)
+        try:
+            eng.start(probe=True)
+        except WrongProtocol as e:
+            errors.append(str(e))
+            eng.kill()
+            continue
+        except EngineError:
+            eng.kill()
+            raise
+        spec.detected = name
+        return eng
+    raise EngineCrashed(f"{spec.label}: speaks none of ucci, uci, xboard ({'; '.join(errors)})")

@@ -1,0 +1,124 @@
+"""One refereed game between two started engines.
+
+The referee keeps the position (engine.xiangqi.position), the clocks and the rules (engine.xiangqi.rules), and
+ends the game with a loss for an engine that plays an illegal move, resigns, oversteps its time, crashes or
+hangs.  Timing: a move may take the time available (the fixed time per move, or what is left on the clock)
+plus a grace of ``margin`` + 10 % of the nominal time per move (the fixed time, or the increment); later is
+a time forfeit.  When that deadline passes the engine is told to stop (``stop`` / ``?``); if it still says
+nothing within ``hang_timeout`` seconds it is "engine hung" and is killed (the runner restarts it).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .engines import RESIGN, Clocks, Engine, EngineError, EngineHung, GameSetup, TimeControl
+from .openings import Opening
+
+
+@dataclass
+class GameOptions:
+    tc: TimeControl
+    margin: float = 0.05              # seconds of grace on top of the available time …
+    margin_fraction: float = 0.10     # … plus this fraction of the nominal time per move
+    hang_timeout: float = 2.0         # after the deadline and a stop request, wait this long for any move
+    max_plies: int = 0                # 0 = no limit; else a draw ("max plies") after this many plies
+
+
+@dataclass
+class GameRecord:
+    red: str
+    black: str
+    opening: Opening
+    moves: list[str] = field(default_factory=list)      # ICCS, book moves of the opening included
+    result: str = "*"                                   # red first
+    reason: str = ""
+    detail: str = ""                                    # a sentence for the PGN comment
+    times: list[float] = field(default_factory=list)    # seconds per engine move
+    loser_side: int | None = None                       # 0 red / 1 black, when an engine failed
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+
+def _loss_result(side: int) -> str:
+    return "0-1" if side == 0 else "1-0"
+
+
+def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, path=None,
+              red_name: str | None = None, black_name: str | None = None) -> GameRecord:
+    """Play one game; engines must be started.  ``path`` (a callable) gives the moves from the initial position
+    to the opening's FEN for engines that cannot set up a position."""
+    from ..xiangqi.position import Position, IllegalMoveError
+    from ..xiangqi.rules import game_result
+
+    engines = (red, black)
+    names = (red_name or red.name, black_name or black.name)
+    rec = GameRecord(names[0], names[1], opening, list(opening.moves))
+
+    def lose(side: int, reason: str, detail: str = "") -> GameRecord:
+        rec.result, rec.reason, rec.loser_side = _loss_result(side), reason, side
+        rec.detail = detail or f"{names[side]}: {reason}"
+        return rec
+
+    setup = GameSetup(opening.fen, path)
+    for side, eng in enumerate(engines):
+        try:
+            eng.new_game(setup, opts.tc)
+        except EngineError as e:
+            return lose(side, e.reason, f"{names[side]}: {e}")
+
+    pos = Position(opening.fen)
+    for m in opening.moves:
+        pos.push(m)
+    over = game_result(pos)
+    if over:
+        rec.result, rec.reason = over
+        return rec
+
+    tc = opts.tc
+    grace = opts.margin + opts.margin_fraction * tc.nominal
+    clock = [tc.base, tc.base]
+    book = len(opening.moves)
+    while True:
+        if opts.max_plies and len(rec.moves) - book >= opts.max_plies:
+            rec.result, rec.reason = "1/2-1/2", "max plies"
+            rec.detail = f"adjudicated a draw after {opts.max_plies} plies"
+            return rec
+        side = pos.side
+        eng = engines[side]
+        available = tc.movetime if tc.fixed else clock[side]
+        late = False
+        try:
+            t0 = eng.go(opening.fen, rec.moves, Clocks(tc, clock[side], clock[1 - side], side == 0))
+            got = eng.read_move(t0 + available + grace)
+            if got is None:
+                late = True
+                eng.stop()
+                got = eng.read_move(time.monotonic() + opts.hang_timeout)
+                if got is None:
+                    eng.kill()
+                    raise EngineHung(f"no move {available + grace + opts.hang_timeout:.2f} s after 'go'")
+        except EngineError as e:
+            return lose(side, e.reason, f"{names[side]}: {e.reason} ({e})")
+        t_reply, reply = got
+        elapsed = t_reply - t0
+        if late or elapsed > available + grace:
+            return lose(side, "time forfeit",
+                        f"{names[side]} lost on time ({elapsed:.3f} s used, {available:.3f} s available)")
+        if reply == RESIGN:
+            return lose(side, "resignation", f"{names[side]} resigns")
+        try:
+            pos.push(reply)
+        except IllegalMoveError:
+            return lose(side, "illegal move", f"{names[side]} played an illegal move: {reply}")
+        eng.move_played()
+        rec.moves.append(reply)
+        rec.times.append(elapsed)
+        if not tc.fixed:
+            clock[side] = max(0.0, clock[side] - elapsed) + tc.inc
+        over = game_result(pos)
+        if over:
+            rec.result, rec.reason = over
+            return rec

@@ -1,0 +1,324 @@
+"""The match runner: schedules games between two or more engines (round robin), plays them on worker
+threads (one game per worker, each worker with its own engine processes), writes PGN, keeps the score and
+stops early when an SPRT decides.
+"""
+from __future__ import annotations
+
+import datetime
+import math
+import queue
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .engines import EngineError, EngineLog, EngineSpec, TimeControl, kill_all, start_engine
+from .game import GameOptions, GameRecord, play_game
+from .openings import Opening, path_from_start
+from .pgn import PgnGame, format_game
+from .stats import Sprt, elo_estimate, format_elo
+
+
+@dataclass
+class MatchConfig:
+    specs: list[EngineSpec]
+    tc: TimeControl
+    games: int = 2                          # per pairing
+    openings: list[Opening] | None = None
+    concurrency: int = 1
+    pgn_path: str | None = None
+    sprt: Sprt | None = None
+    max_plies: int = 0
+    margin: float = 0.05
+    hang_timeout: float = 2.0
+    handshake_timeout: float = 30.0
+    log_path: str | None = None
+    event: str = "shuai match"
+
+
+@dataclass
+class Job:
+    number: int
+    red: int                                 # engine indices
+    black: int
+    opening_index: int
+    opening: Opening
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def add(self, points: float) -> None:
+        if points == 1.0:
+            self.wins += 1
+        elif points == 0.0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+
+@dataclass
+class MatchResult:
+    names: list[str]
+    records: list[tuple[Job, GameRecord]] = field(default_factory=list)
+    pair: dict = field(default_factory=dict)          # (i, j), i < j -> Tally from i's side
+    total: dict = field(default_factory=dict)         # i -> Tally against the field
+    reasons: Counter = field(default_factory=Counter)
+    sprt_decision: str | None = None
+    llr: float | None = None
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def schedule(n_engines: int, games: int, openings: list[Opening]) -> list[Job]:
+    """Each pairing plays ``games`` games; game g of a pairing uses opening g//2 (cycling through the list) with
+    colours swapped every game, so each opening is played once from each side.  Pairings are interleaved so
+    that an early stop leaves every pairing equally advanced."""
+    pairs = [(i, j) for i in range(n_engines) for j in range(i + 1, n_engines)]
+    jobs = []
+    for g in range(games):
+        k = (g // 2) % len(openings)
+        for i, j in pairs:
+            red, black = (i, j) if g % 2 == 0 else (j, i)
+            jobs.append(Job(len(jobs) + 1, red, black, k, openings[k]))
+    return jobs
+
+
+class Match:
+    def __init__(self, cfg: MatchConfig, out=print):
+        if len(cfg.specs) < 2:
+            raise ValueError("a match needs at least two engines")
+        self.cfg = cfg
+        self.out = out
+        self.log = EngineLog(cfg.log_path)
+        self.opts = GameOptions(cfg.tc, margin=cfg.margin, hang_timeout=cfg.hang_timeout, max_plies=cfg.max_plies)
+        self.openings = cfg.openings or [Opening()]
+        self.jobs = schedule(len(cfg.specs), cfg.games, self.openings)
+        self._paths: dict[int, list[str] | None] = {}
+        self._spare: dict = {}                      # engine index -> started engine, from the preflight
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._queue: queue.Queue = queue.Queue()
+        self.names: list[str] = []
+        self.result: MatchResult | None = None
+        self._date = datetime.date.today().strftime("%Y.%m.%d")
+
+    # -- set-up ---------------------------------------------------------------------------------------------
+    def _preflight(self) -> None:
+        """Start every engine once: detect its protocol and name, and fail early on a bad command."""
+        names = []
+        for spec in self.cfg.specs:
+            try:
+                eng = start_engine(spec, self.log, self.cfg.handshake_timeout)
+            except EngineError as e:
+                raise ValueError(f"engine {spec.label!r} did not start: {e}") from None
+            names.append(eng.name)
+            self.out(f"Engine {len(names)}: {eng.name} ({eng.proto}: {' '.join(spec.cmd)})")
+            self._spare[len(names) - 1] = eng         # handed to the first worker that needs it
+        seen = Counter()
+        for i, n in enumerate(names):
+            seen[n] += 1
+            if names.count(n) > 1:
+                names[i] = f"{n} #{seen[n]}"
+        for spec, n in zip(self.cfg.specs, names):
+            spec.name = n
+        self.names = names
+
+    def _path(self, k: int):
+        with self._lock:
+            if k not in self._paths:
+                self._paths[k] = path_from_start(self.openings[k].fen)
+            return self._paths[k]
+
+    # -- running --------------------------------------------------------------------------------------------
+    def run(self) -> MatchResult:
+        t_start = time.monotonic()
+        self._preflight()
+        n = len(self.names)
+        res = self.result = MatchResult(self.names)
+        res.pair = {(i, j): Tally() for i in range(n) for j in range(i + 1, n)}
+        res.total = {i: Tally() for i in range(n)}
+        if self.cfg.sprt and n != 2:
+            self.out("warning: SPRT ignored (it needs exactly two engines)")
+        for job in self.jobs:
+            self._queue.put(job)
+        workers = [threading.Thread(target=self._worker, name=f"game-worker-{w}", daemon=True)
+                   for w in range(max(1, min(self.cfg.concurrency, len(self.jobs))))]
+        self.out(f"Match: {len(self.jobs)} games, {self.cfg.tc}, concurrency {len(workers)}"
+                 + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and n == 2 else ""))
+        for w in workers:
+            w.start()
+        try:
+            while any(w.is_alive() for w in workers):
+                for w in workers:
+                    w.join(timeout=0.2)
+        except KeyboardInterrupt:
+            res.interrupted = True           # games in progress are dropped, not scored
+            self._stop.set()
+            kill_all()
+            for w in workers:                # a worker may be starting an engine right now
+                w.join(timeout=2.0)
+            self.out("interrupted: engines killed")
+        finally:
+            for eng in self._spare.values():
+                eng.quit()
+            kill_all()
+            self.log.close()
+        res.seconds = time.monotonic() - t_start
+        return res
+
+    def _worker(self) -> None:
+        engines: dict = {}
+        try:
+            while not self._stop.is_set():
+                try:
+                    job = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                try:
+                    rec = self._play(job, engines)
+                except Exception as e:            # a referee bug must not silently swallow the rest of a match
+                    import traceback
+                    traceback.print_exc()
+                    self.out(f"Game {job.number}: internal error ({e!r}); game not scored")
+                    for eng in engines.values():
+                        eng.kill()
+                    engines.clear()
+                    continue
+                if rec is not None and not self.result.interrupted:
+                    self._finished(job, rec)
+        finally:
+            for eng in engines.values():
+                eng.quit()
+
+    def _engine(self, engines: dict, idx: int):
+        eng = engines.get(idx)
+        if eng is not None and not eng.dead:
+            return eng
+        if eng is not None:
+            eng.quit()                 # restart a crashed or hung engine for the next game
+        with self._lock:
+            eng = self._spare.pop(idx, None)
+        if eng is not None and not eng.dead:
+            engines[idx] = eng
+            return eng
+        eng = start_engine(self.cfg.specs[idx], self.log, self.cfg.handshake_timeout)
+        engines[idx] = eng
+        return eng
+
+    def _play(self, job: Job, engines: dict) -> GameRecord | None:
+        players = []
+        for side, idx in enumerate((job.red, job.black)):
+            try:
+                players.append(self._engine(engines, idx))
+            except EngineError as e:
+                engines.pop(idx, None)
+                rec = GameRecord(self.names[job.red], self.names[job.black], job.opening, list(job.opening.moves))
+                rec.result = "0-1" if side == 0 else "1-0"
+                rec.reason, rec.loser_side = e.reason, side
+                rec.detail = f"{self.names[idx]} could not be started: {e}"
+                return rec
+        if self._stop.is_set():
+            return None
+        return play_game(players[0], players[1], job.opening, self.opts, path=lambda: self._path(job.opening_index),
+                         red_name=self.names[job.red], black_name=self.names[job.black])
+
+    # -- book-keeping ---------------------------------------------------------------------------------------
+    def _finished(self, job: Job, rec: GameRecord) -> None:
+        res = self.result
+        with self._lock:
+            res.records.append((job, rec))
+            res.reasons[rec.reason] += 1
+            red_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(rec.result)
+            if red_points is not None:
+                i, j = sorted((job.red, job.black))
+                p_i = red_points if job.red == i else 1.0 - red_points
+                res.pair[(i, j)].add(p_i)
+                res.total[job.red].add(red_points)
+                res.total[job.black].add(1.0 - red_points)
+            self._write_pgn(job, rec)
+            line = (f"Game {job.number}/{len(self.jobs)}: {rec.red} vs {rec.black}: {rec.result} "
+                    f"{{{rec.detail or rec.reason}}} ({rec.plies} plies)")
+            self.out(line)
+            self.out(self._score_line())
+            sprt = self.cfg.sprt
+            if sprt and len(self.names) == 2:
+                t = res.pair[(0, 1)]
+                res.llr = sprt.llr(t.wins, t.draws, t.losses)
+                decision = sprt.decision(t.wins, t.draws, t.losses)
+                if decision and not res.sprt_decision:
+                    res.sprt_decision = decision
+                    self.out(f"SPRT: LLR {res.llr:.2f} crossed {'upper' if decision == 'H1' else 'lower'} "
+                             f"bound: {decision} accepted; stopping")
+                    self._stop.set()
+
+    def _score_line(self) -> str:
+        res = self.result
+        if len(self.names) == 2:
+            t = res.pair[(0, 1)]
+            e = elo_estimate(t.wins, t.draws, t.losses)
+            s = f"Score of {self.names[0]} vs {self.names[1]}: {t.wins} - {t.losses} - {t.draws}  " \
+                f"[{e.score:.3f}] {t.games}  Elo {format_elo(e)}"
+            if self.cfg.sprt:
+                s += f"  LLR {self.cfg.sprt.llr(t.wins, t.draws, t.losses):.2f} " \
+                     f"[{self.cfg.sprt.lower:.2f}, {self.cfg.sprt.upper:.2f}]"
+            return s
+        done = sum(t.games for t in res.pair.values())
+        parts = [f"{self.names[i]} {t.wins + t.draws / 2:g}/{t.games}" for i, t in res.total.items()]
+        return f"Standings after {done} games: " + ", ".join(parts)
+
+    def _write_pgn(self, job: Job, rec: GameRecord) -> None:
+        if not self.cfg.pgn_path:
+            return
+        tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
+                "Red": rec.red, "Black": rec.black, "FEN": rec.opening.fen,
+                "TimeControl": self.cfg.tc.pgn(), "PlyCount": str(rec.plies), "Termination": rec.reason}
+        game = PgnGame(tags, rec.moves, rec.detail or rec.reason, rec.result)
+        with open(self.cfg.pgn_path, "a", encoding="utf-8") as f:
+            f.write(format_game(game))
+
+
+def summary(res: MatchResult, sprt: Sprt | None = None) -> str:
+    """The final table."""
+    lines = []
+    n = len(res.names)
+    played = len(res.records)
+    lines.append(f"Finished: {played} games in {res.seconds:.1f} s" + (" (interrupted)" if res.interrupted else ""))
+    if n == 2:
+        t = res.pair[(0, 1)]
+        e = elo_estimate(t.wins, t.draws, t.losses)
+        lines.append(f"Score of {res.names[0]} vs {res.names[1]}: {t.wins} - {t.losses} - {t.draws}  "
+                     f"[{e.score:.3f}] {t.games}" if t.games else "No games scored")
+        if t.games:
+            lines.append(f"Elo difference: {format_elo(e)}, LOS: {100 * e.los:.1f} %, "
+                         f"DrawRatio: {100 * e.draw_ratio:.1f} %")
+        if sprt:
+            llr = sprt.llr(t.wins, t.draws, t.losses)
+            verdict = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(res.sprt_decision, "no decision")
+            lines.append(f"SPRT ({sprt}): LLR {llr:.2f} (bounds {sprt.lower:.2f}, {sprt.upper:.2f}): {verdict}")
+    w = max(len(x) for x in res.names + ["Engine"])
+    lines.append(f"{'Rank':>4}  {'Engine':<{w}}  {'Elo':>7}  {'+/-':>6}  {'Games':>5}  {'Score':>6}  "
+                 f"{'W':>4} {'D':>4} {'L':>4}")
+    ranked = sorted(res.total.items(), key=lambda kv: -((kv[1].wins + kv[1].draws / 2) / kv[1].games
+                                                         if kv[1].games else 0))
+    for rank, (i, t) in enumerate(ranked, 1):
+        e = elo_estimate(t.wins, t.draws, t.losses)
+        elo = "-" if not t.games else ("inf" if math.isinf(e.elo) and e.elo > 0 else
+                                       "-inf" if math.isinf(e.elo) else f"{e.elo:+.0f}")
+        err = "-" if math.isnan(e.error) else f"{e.error:.0f}"
+        score = f"{100 * e.score:.1f}%" if t.games else "-"
+        lines.append(f"{rank:>4}  {res.names[i]:<{w}}  {elo:>7}  {err:>6}  {t.games:>5}  {score:>6}  "
+                     f"{t.wins:>4} {t.draws:>4} {t.losses:>4}")
+    if n > 2:
+        lines.append("Pairings (first engine's view): " + "; ".join(
+            f"{res.names[i]} vs {res.names[j]} +{t.wins} ={t.draws} -{t.losses}" for (i, j), t in res.pair.items()))
+    if res.reasons:
+        lines.append("Endings: " + ", ".join(f"{r or 'unknown'} {c}" for r, c in res.reasons.most_common()))
+    return "\n".join(lines)

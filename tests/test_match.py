@@ -1,0 +1,315 @@
+"""The match runner: rules adjudication, Elo/SPRT arithmetic, PGN round trip, and short matches against
+scripted fake engines (tests/fakes/fake_engine.py) that misbehave in every way a real engine can."""
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.match.engines import EngineSpec, TimeControl, to_iccs, from_iccs
+from engine.match.openings import load_openings, parse_opening, path_from_start
+from engine.match.pgn import PgnGame, format_game, parse_pgn
+from engine.match.runner import Match, MatchConfig, schedule, summary
+from engine.match.stats import Sprt, elo_estimate, elo_from_score, los
+from engine.xiangqi.position import Position, START_FEN
+from engine.xiangqi.rules import game_result
+
+DATA = Path(__file__).parent / "data"
+FAKE = [sys.executable, str(Path(__file__).parent / "fakes" / "fake_engine.py")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------------------
+
+def test_game_goes_on_from_the_start():
+    assert game_result(Position()) is None
+
+
+def test_checkmate():
+    # Black general e9 checked along rank 9 by the rook a9; the rook b8 covers rank 8.
+    assert game_result(Position("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1")) == ("1-0", "checkmate")
+
+
+def test_checkmate_beats_the_60_move_rule():
+    assert game_result(Position("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 150 90")) == ("1-0", "checkmate")
+
+
+def test_stalemate_is_a_loss():
+    # Black general e9, not in check: d9 and f9 covered by the rooks, e8 by the soldier on e7.
+    pos = Position("4k4/9/4P4/9/9/9/9/9/3R1R3/4K4 b - - 0 1")
+    assert not pos.in_check()
+    assert game_result(pos) == ("1-0", "stalemate")
+    red_stalemated = Position("3rkr3/9/9/9/9/9/9/4p4/9/4K4 w - - 0 1")
+    assert game_result(red_stalemated) == ("0-1", "stalemate")
+
+
+def test_sixty_move_rule():
+    fen = "3k5/9/9/9/9/9/9/9/4A4/R3K4 b - - {} 80"
+    assert game_result(Position(fen.format(119))) is None
+    assert game_result(Position(fen.format(120))) == ("1/2-1/2", "60-move")
+    pos = Position(fen.format(119))
+    pos.push("d9d8")
+    assert game_result(pos) == ("1/2-1/2", "60-move")
+
+
+def test_material_draw():
+    assert game_result(Position("3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w - - 0 1")) == ("1/2-1/2", "material")
+    assert game_result(Position("3ak4/4a4/4b4/9/3P5/9/9/4B4/4A4/3AK4 w - - 0 1")) is None   # a pawn can mate
+
+
+def test_threefold_repetition():
+    pos = Position()
+    shuffle = "h2e2 h9g7 e2h2 g7h9".split()
+    for m in shuffle:
+        pos.push(m)
+    assert game_result(pos) is None                  # start position twice
+    for m in shuffle[:-1]:
+        pos.push(m)
+        assert game_result(pos) is None
+    pos.push(shuffle[-1])
+    assert game_result(pos) == ("1/2-1/2", "repetition")   # three times
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Elo, LOS, SPRT — numbers worked by hand
+# ---------------------------------------------------------------------------------------------------------
+
+def test_elo_and_error_bar():
+    # +10 =5 -5: s = 12.5/20 = 0.625; Elo = -400 log10(1/0.625 - 1) = -400 log10(0.6) = 88.74
+    # var = (10·0.375² + 5·0.125² + 5·0.625²)/20 = 3.4375/20 = 0.171875; se = sqrt(var/20) = 0.092702
+    # s ± 1.96 se = 0.44331 .. 0.80669 -> Elo -39.56 .. +248.17 -> ± 143.87
+    e = elo_estimate(10, 5, 5)
+    assert e.score == 0.625
+    assert e.elo == pytest.approx(88.74, abs=0.01)
+    assert e.error == pytest.approx(143.87, abs=0.02)
+    assert e.draw_ratio == 0.25
+    assert elo_estimate(30, 40, 30).elo == pytest.approx(0.0)
+    assert elo_from_score(0.75) == pytest.approx(190.85, abs=0.01)       # 400 log10(3)
+    assert math.isinf(elo_estimate(3, 0, 0).elo) and math.isnan(elo_estimate(3, 0, 0).error)
+
+
+def test_los():
+    assert los(10, 5) == pytest.approx(0.5 * (1 + math.erf(5 / math.sqrt(30))))
+    assert los(4, 4) == 0.5 and los(0, 0) == 0.5
+
+
+def test_sprt():
+    sprt = Sprt.parse("elo0=0 elo1=5")
+    assert (sprt.alpha, sprt.beta) == (0.05, 0.05)
+    assert sprt.upper == pytest.approx(math.log(19)) and sprt.lower == pytest.approx(-math.log(19))   # ±2.944
+    # s0 = 0.5, s1 = 1/(1+10^(-5/400)) = 0.507195; LLR = 20 · 0.007195 · (1.25 - 1.007195) / (2 · 0.171875)
+    assert sprt.llr(10, 5, 5) == pytest.approx(0.10164, abs=1e-4)
+    assert sprt.decision(10, 5, 5) is None
+    assert sprt.decision(700, 200, 500) == "H1"
+    assert sprt.decision(500, 200, 700) == "H0"
+    # One-sided records: zero classes count 0.001 games. 1 win: s = 1.0005/1.002, var = 0.0012450, LLR = 2.86;
+    # 2 wins: LLR = 11.45 > 2.944.
+    assert sprt.llr(1, 0, 0) == pytest.approx(2.86, abs=0.01)
+    assert sprt.llr(2, 0, 0) == pytest.approx(11.45, abs=0.05) and sprt.decision(2, 0, 0) == "H1"
+    assert Sprt.parse("elo0=-1,elo1=4,alpha=0.1,beta=0.2").beta == 0.2
+    with pytest.raises(ValueError):
+        Sprt.parse("elo0=5 elo1=0")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Parsing: engines, time controls, move dialects, openings, schedule
+# ---------------------------------------------------------------------------------------------------------
+
+def test_engine_spec_parse():
+    s = EngineSpec.parse("proto=xboard name=Max /usr/games/maxqi 20")
+    assert (s.cmd, s.proto, s.name) == (["/usr/games/maxqi", "20"], "xboard", "Max")
+    s = EngineSpec.parse("\"cmd=python3 -m engine\" option.Hash=64 ranks=1")
+    assert s.cmd == ["python3", "-m", "engine"] and s.options == {"Hash": "64"} and s.ranks == 1
+    assert EngineSpec.parse("/usr/games/fairy-stockfish").proto == "auto"
+    with pytest.raises(ValueError):
+        EngineSpec.parse("proto=winboard x")
+
+
+def test_time_control_and_dialects():
+    assert TimeControl.parse("0.2").movetime == 0.2
+    tc = TimeControl.parse("10+0.1")
+    assert (tc.base, tc.inc, tc.fixed) == (10.0, 0.1, False)
+    with pytest.raises(ValueError):
+        TimeControl.parse("fast")
+    assert to_iccs("h3e3", 1) == "h2e2" and to_iccs("b10c8", 1) == "b9c7" and to_iccs("H2-E2", 0) == "h2e2"
+    assert from_iccs("b9c7", 1) == "b10c8" and to_iccs("resign", 0) is None
+
+
+def test_openings_and_paths(tmp_path):
+    book = load_openings(str(DATA / "openings.epd"))
+    assert len(book) == 200
+    op = book[0]
+    path = path_from_start(op.fen)
+    pos = Position()
+    for m in path:
+        pos.push(m)
+    assert pos.fen() == op.fen
+    f = tmp_path / "book.epd"
+    f.write_text("# comment\nstartpos moves h2e2 h9g7\n" + op.fen.rsplit(" ", 2)[0] + " ; id \"x\"\n")
+    two = load_openings(str(f))
+    assert two[0] == parse_opening("startpos moves h2e2 h9g7") and two[0].moves == ("h2e2", "h9g7")
+    assert two[1].fen.split()[:2] == op.fen.split()[:2]
+
+
+def test_schedule_swaps_colours_per_opening():
+    jobs = schedule(3, 4, [parse_opening("startpos"), parse_opening("startpos moves h2e2")])
+    assert len(jobs) == 12
+    pair01 = [(j.red, j.black, j.opening_index) for j in jobs if {j.red, j.black} == {0, 1}]
+    assert pair01 == [(0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1)]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# PGN
+# ---------------------------------------------------------------------------------------------------------
+
+def test_pgn_round_trip():
+    fen = load_openings(str(DATA / "openings.epd"))[0].fen          # black to move
+    pos = Position(fen)
+    moves = []
+    for _ in range(25):
+        m = sorted(pos.legal_move_names())[len(moves) * 5 % len(pos.legal_move_names())]
+        pos.push(m)
+        moves.append(m)
+    game = PgnGame({"Event": "test", "Red": "A \"quoted\"", "Black": "B", "FEN": fen}, moves,
+                   "max plies", "1/2-1/2")
+    text = format_game(game) + format_game(PgnGame({"Red": "C", "Black": "D"}, ["h2e2", "h9g7"], "", "1-0"))
+    assert text.startswith('[Game "Chinese Chess"]\n')
+    assert '[Format "ICCS"]' in text and f'[FEN "{fen}"]' in text
+    assert "2. ... " in text and moves[0].upper()[:2] + "-" in text
+    back = parse_pgn(text)
+    assert len(back) == 2
+    g = back[0]
+    assert g.moves == moves and g.result == "1/2-1/2" and g.comment == "max plies"
+    assert g.tags["Red"] == 'A "quoted"'
+    replay = Position(g.fen)
+    for m in g.moves:
+        replay.push(m)
+    assert replay.fen() == pos.fen()
+    assert back[1].moves == ["h2e2", "h9g7"] and back[1].fen == START_FEN and "FEN" not in back[1].tags
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Matches against fake engines
+# ---------------------------------------------------------------------------------------------------------
+
+def fake(proto, fault="none", at=0, *extra, auto=False):
+    cmd = FAKE + ["--proto", proto, "--fault", fault, "--at", str(at), *extra]
+    return EngineSpec(cmd=cmd, proto="auto" if auto else proto)
+
+
+def run_match(tmp_path, specs, tc="0.1", games=2, **kw):
+    lines = []
+    kw.setdefault("max_plies", 16)
+    kw.setdefault("hang_timeout", 0.3)
+    cfg = MatchConfig(specs=specs, tc=TimeControl.parse(tc), games=games, pgn_path=str(tmp_path / "games.pgn"),
+                      **kw)
+    res = Match(cfg, out=lines.append).run()
+    pgn = parse_pgn((tmp_path / "games.pgn").read_text())
+    return res, pgn, lines
+
+
+def _check_all_lost_by(res, pgn, loser, reason, games=2):
+    assert len(res.records) == games and len(pgn) == games
+    for job, rec in res.records:
+        assert rec.reason == reason, rec.detail
+        lost_side = 0 if job.red == loser else 1
+        assert rec.result == ("0-1" if lost_side == 0 else "1-0")
+    assert res.total[loser].losses == games
+    for g in pgn:
+        assert g.tags["Termination"] == reason
+        replay = Position(g.fen)
+        for m in g.moves:
+            replay.push(m)
+
+
+def test_illegal_move_loses(tmp_path):
+    res, pgn, _ = run_match(tmp_path, [fake("ucci"), fake("uci", "illegal", 4)])
+    _check_all_lost_by(res, pgn, 1, "illegal move")
+    assert all("illegal move" in g.comment for g in pgn)
+
+
+def test_hang_loses_and_engine_is_restarted(tmp_path):
+    res, pgn, _ = run_match(tmp_path, [fake("xboard", "hang", 3), fake("ucci")], concurrency=1)
+    _check_all_lost_by(res, pgn, 0, "engine hung")
+    # The hung engine was killed after game 1; game 2 needed a fresh process and got one.
+    assert all(rec.plies >= 3 for _, rec in res.records)
+
+
+def test_crash_loses_and_match_goes_on(tmp_path):
+    res, pgn, _ = run_match(tmp_path, [fake("uci"), fake("uci", "crash", 2)], games=4, concurrency=1)
+    _check_all_lost_by(res, pgn, 1, "engine crashed", games=4)
+
+
+def test_slow_move_is_a_time_forfeit(tmp_path):
+    res, pgn, _ = run_match(tmp_path, [fake("ucci", "slow", 2), fake("xboard")], hang_timeout=2.0)
+    _check_all_lost_by(res, pgn, 0, "time forfeit")
+
+
+def test_resignation_and_garbage(tmp_path):
+    res, pgn, _ = run_match(tmp_path, [fake("xboard", "resign", 5), fake("ucci", "garbage", 5)], games=2)
+    # Game 1: the UCCI fake (black) is first to move at ply >= 5 and sends "bestmove xyzzy";
+    # game 2: the xboard fake (black) is first and resigns.
+    assert sorted(rec.reason for _, rec in res.records) == ["illegal move", "resignation"]
+    assert res.total[0].wins == 1 and res.total[1].wins == 1
+
+
+def test_two_fakes_concurrently_with_autodetection(tmp_path):
+    res, pgn, lines = run_match(tmp_path, [fake("ucci", auto=True), fake("xboard", auto=True)], concurrency=2)
+    assert [l for l in lines if l.startswith("Engine ")] == [
+        f"Engine 1: Fake-ucci-none (ucci: {' '.join(fake('ucci').cmd)})",
+        f"Engine 2: Fake-xboard-none (xboard: {' '.join(fake('xboard').cmd)})"]
+    assert len(res.records) == 2 and {rec.red for _, rec in res.records} == {"Fake-ucci-none", "Fake-xboard-none"}
+    assert all(rec.reason == "max plies" and rec.plies == 16 for _, rec in res.records)
+    assert res.pair[(0, 1)].draws == 2
+    assert "Score of Fake-ucci-none vs Fake-xboard-none: 0 - 0 - 2" in summary(res)
+
+
+def test_openings_without_setboard_and_sudden_death(tmp_path):
+    book = load_openings(str(DATA / "openings.epd"))[:1]
+    res, pgn, _ = run_match(tmp_path, [fake("uci"), fake("xboard", "none", 0, "--no-setboard")],
+                            tc="3+0.05", openings=book, max_plies=10)
+    assert all(rec.reason == "max plies" for _, rec in res.records)     # no illegal moves: the path was sent
+    assert all(g.fen == book[0].fen and len(g.moves) == 10 for g in pgn)
+
+
+def test_round_robin_three_engines(tmp_path):
+    res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("uci"), fake("xboard", "illegal", 2)],
+                                games=2, max_plies=6)
+    assert len(res.records) == 6
+    assert res.total[2].losses == 4 and (res.total[0].wins, res.total[0].draws) == (2, 2)
+    assert "Pairings" in summary(res)
+
+
+def test_sprt_stops_the_match(tmp_path):
+    sprt = Sprt.parse("elo0=0 elo1=5")
+    res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci", "illegal", 0)], games=20, concurrency=1,
+                                sprt=sprt)
+    assert res.sprt_decision == "H1" and len(res.records) == 2 and len(pgn) == 2
+    assert any(l.startswith("SPRT: LLR 11.4") for l in lines)
+    assert "H1 accepted" in summary(res, sprt)
+
+
+def test_cli_match(tmp_path):
+    from engine.match.cli import match
+    a = " ".join(FAKE) + " --proto ucci"
+    b = " ".join(FAKE) + " --proto uci --fault illegal --at 2"
+    pgn = tmp_path / "cli.pgn"
+    r = CliRunner().invoke(match, ["--engine", f"proto=ucci {a}", "--engine", f"proto=uci {b}", "--games", "2",
+                                   "--tc", "0.1", "--concurrency", "2", "--pgn", str(pgn), "--max-plies", "8",
+                                   "--sprt", "elo0=0", "elo1=5"])
+    assert r.exit_code == 0, r.output
+    assert "Score of Fake-ucci-none vs Fake-uci-illegal: 2 - 0 - 0" in r.output
+    assert "Elo difference" in r.output and "SPRT (elo0=0 elo1=5 alpha=0.05 beta=0.05)" in r.output
+    assert len(parse_pgn(pgn.read_text())) == 2
+    bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "fast"])
+    assert bad.exit_code == 2 and "bad time control" in bad.output
+
+
+def test_cli_import_is_light():
+    out = subprocess.run([sys.executable, "-c", "import sys, engine.match.cli; "
+                          "print(any(m.startswith(('numba', 'numpy')) for m in sys.modules))"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False"
