@@ -52,6 +52,15 @@ def perft(depth, fen, moves, divide):
 
 
 @main.command()
+@click.option("--depth", type=click.IntRange(1, 30), default=None, help="Search depth (default 8).")
+@click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=16, help="Table size in MB.")
+def bench(depth, hash_mb):
+    """Fixed-depth search over 30 positions: total nodes (the search's signature) and speed."""
+    from .benchmark import BENCH_DEPTH, run_bench
+    run_bench(depth or BENCH_DEPTH, hash_mb, out=click.echo)
+
+
+@main.command()
 def warmup():
     """Compile (or load from numba's cache) every kernel, so that later starts are instant."""
     import time
