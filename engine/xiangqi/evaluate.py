@@ -32,8 +32,8 @@ import numpy as np
 from numba import njit
 
 from .board import (NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RED, BLACK, BLACK_BIT,
-                    ST_SIDE, ST_KING, RAYS, HORSE_TO, HORSE_LEG, HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM,
-                    LEGAL_SQUARES)
+                    ST_SIDE, ST_KING, RAYS, HORSE_TO, HORSE_LEG, LEGAL_SQUARES)
+from .movegen import king_attacked
 
 # Nominal middle-game values by kind (search: MVV/LVA, futility and delta margins).  The general is 0: it is
 # never captured, and as an attacker its captures are always safe (they are legal only when unprotected).
@@ -290,53 +290,17 @@ def _tdiv(a, b):
 
 
 @njit(cache=True)
-def _attacked_without(board, sq, by, ignore):
-    """Could ``by``'s rook, cannon, horse, pawn or general (facing) take on ``sq`` if square ``ignore`` were
-    empty?  (The lone general's own square is lifted when asking where it could go.)"""
-    base = by * BLACK_BIT
-    rook, cannon, king, horse, pawn = base + ROOK, base + CANNON, base + KING, base + HORSE, base + PAWN
-    for d in range(4):
-        screened = False
-        for i in range(10):
-            s = RAYS[sq, d, i]
-            if s < 0:
-                break
-            p = board[s]
-            if p == 0 or s == ignore:
-                continue
-            if not screened:
-                if p == rook or (p == king and d < 2):
-                    return True
-                screened = True
-            else:
-                if p == cannon:
-                    return True
-                break
-    for i in range(8):
-        h = HORSE_FROM[sq, i]
-        if h < 0:
-            break
-        leg = HORSE_FROM_LEG[sq, i]
-        if board[h] == horse and (board[leg] == 0 or leg == ignore):
-            return True
-    for i in range(3):
-        s = PAWN_FROM[by, sq, i]
-        if s < 0:
-            break
-        if board[s] == pawn:
-            return True
-    return False
-
-
-@njit(cache=True)
 def mop_up(board, weak_king, strong):
     """Bonus for ``strong`` against a general without rooks, horses or cannons: palace squares it controls
     (the general lifted, so squares behind it on a checking line count) and attackers brought close."""
     weak = strong ^ 1
     confined = 0
+    general = board[weak_king]
+    board[weak_king] = 0                # lifted: the squares behind it on a checking line count as covered
     for i in range(9):
-        if _attacked_without(board, PALACE[weak, i], strong, weak_king):
+        if king_attacked(board, PALACE[weak, i], strong):
             confined += 1
+    board[weak_king] = general
     near = 0
     kf = weak_king % 9
     kr = weak_king // 9

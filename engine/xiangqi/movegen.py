@@ -16,13 +16,12 @@ from .board import (NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLA
 GEN_ALL, GEN_CAPTURES, GEN_QUIETS = 0, 1, 2
 
 
-@njit(cache=True)
-def is_attacked(board, sq, by):
-    """Could side ``by`` capture on square ``sq``?  (Every piece kind; if ``sq`` holds the other general, the
-    flying-general rule counts too.)"""
+@njit(cache=True, inline="always")
+def _attacked_from_afar(board, sq, by, flying):
+    """Rooks, cannons, horses and pawns of ``by`` that could take on ``sq``; with ``flying``, also the general
+    facing it along an open file (the flying-general rule, for a general standing on ``sq``)."""
     base = by * BLACK_BIT
-    rook, cannon, king, horse = base + ROOK, base + CANNON, base + KING, base + HORSE
-    flying = (board[sq] & 7) == KING
+    rook, cannon, king, horse, pawn = base + ROOK, base + CANNON, base + KING, base + HORSE, base + PAWN
     for d in range(4):
         screened = False
         for i in range(10):
@@ -33,9 +32,8 @@ def is_attacked(board, sq, by):
             if p == 0:
                 continue
             if not screened:
-                if p == rook:
-                    return True
-                if p == king and flying and d < 2:      # generals face each other only along a file
+                # Generals on one rank never happen (the palaces are ranks apart): any ray may test for one.
+                if p == rook or (flying and p == king):
                     return True
                 screened = True
             else:
@@ -48,71 +46,46 @@ def is_attacked(board, sq, by):
             break
         if board[h] == horse and board[HORSE_FROM_LEG[sq, i]] == 0:
             return True
-    pawn = base + PAWN
     for i in range(3):
         s = PAWN_FROM[by, sq, i]
         if s < 0:
             break
         if board[s] == pawn:
             return True
-    # Advisors, elephants and the general's own step can only matter for squares inside their reach.
-    advisor = base + ADVISOR
-    for i in range(4):
-        s = ADVISOR_TO[sq, i]
-        if s < 0:
-            break
-        if board[s] == advisor:
-            return True
-    elephant = base + ELEPHANT
-    for i in range(4):
-        s = ELEPHANT_TO[sq, i]
-        if s < 0:
-            break
-        if board[s] == elephant and board[ELEPHANT_EYE[sq, i]] == 0:
-            return True
-    for i in range(4):
-        s = KING_TO[sq, i]
-        if s < 0:
-            break
-        if board[s] == king:
-            return True
     return False
 
 
 @njit(cache=True)
 def king_attacked(board, ksq, by):
-    """``is_attacked`` for a general's square: advisors, elephants and the enemy general's step cannot reach it,
-    so only rooks, cannons, horses, pawns and the facing general are looked at."""
+    """Is the general on ``ksq`` attacked by ``by``?  Advisors, elephants and the enemy general's step never
+    reach a general, so only rooks, cannons, horses, pawns and the facing general are looked at."""
+    return _attacked_from_afar(board, ksq, by, True)
+
+
+@njit(cache=True)
+def is_attacked(board, sq, by):
+    """Could side ``by`` capture on square ``sq``?  (Every piece kind; if ``sq`` holds the other general, the
+    flying-general rule counts too.)"""
+    if _attacked_from_afar(board, sq, by, (board[sq] & 7) == KING):
+        return True
     base = by * BLACK_BIT
-    rook, cannon, king, horse, pawn = base + ROOK, base + CANNON, base + KING, base + HORSE, base + PAWN
-    for d in range(4):
-        screened = False
-        for i in range(10):
-            s = RAYS[ksq, d, i]
-            if s < 0:
-                break
-            p = board[s]
-            if p == 0:
-                continue
-            if not screened:
-                if p == rook or p == king:
-                    return True
-                screened = True
-            else:
-                if p == cannon:
-                    return True
-                break
-    for i in range(8):
-        h = HORSE_FROM[ksq, i]
-        if h < 0:
-            break
-        if board[h] == horse and board[HORSE_FROM_LEG[ksq, i]] == 0:
-            return True
-    for i in range(3):
-        s = PAWN_FROM[by, ksq, i]
+    for i in range(4):
+        s = ADVISOR_TO[sq, i]
         if s < 0:
             break
-        if board[s] == pawn:
+        if board[s] == base + ADVISOR:
+            return True
+    for i in range(4):
+        s = ELEPHANT_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == base + ELEPHANT and board[ELEPHANT_EYE[sq, i]] == 0:
+            return True
+    for i in range(4):
+        s = KING_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == base + KING:
             return True
     return False
 
