@@ -3,7 +3,7 @@
 Ingredients: transposition table (``tt``), check extension, null-move pruning guarded for endings without
 pieces, reverse futility at shallow depth, late-move reductions, mate-distance pruning; move ordering hash move
 -> captures by MVV/LVA -> two killers per ply -> history; repetition detection through a small hash of the keys
-on the path (seed 001) and the Asian-rule judgement in ``repetition``.  Scores that depend on the path
+on the path (seed 001) and the Asian-rule judgement in ``xiangqi.repetition``.  Scores that depend on the path
 (repetitions) are never stored in the table.
 
 All state lives in arrays made once by the Python driver (``engine.search``):
@@ -22,13 +22,14 @@ from numba import njit, types
 
 from .tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE_BOUND, MATE_SCORE, score_from_tt, tt_probe,
                  tt_store)
-from .repetition import NO_REPETITION, REP_MASK, repetition_score
+from .xiangqi.repetition import BAN_SCORE, NO_REPETITION, REP_MASK, repetition_score
 from .xiangqi.board import (H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON,
                             make_move, unmake_move, make_null_move, unmake_null_move)
 from .xiangqi.evaluate import PIECE_VALUE, evaluate
 from .xiangqi.movegen import GEN_ALL, GEN_CAPTURES, generate, in_check, is_legal
 
 INFINITE = 32000
+assert BAN_SCORE < MATE_BOUND       # rule wins rank below every mate
 MAX_PLY = 96
 DRAW_SCORE = 0
 
@@ -95,6 +96,27 @@ def _count_node(ctrl):
     ctrl[C_NODES] += 1
     if (ctrl[C_NODES] & 1023) == 0 and ctrl[C_NODES] >= ctrl[C_NODE_LIMIT]:
         ctrl[C_STOP] = 1
+
+
+@njit(cache=True, inline="always")
+def _enter_node(board, st, hist, keys, ctrl, ss, reps, ply):
+    """What every node does first: count itself, reset its PV and path flag, record in the history whether the
+    side to move is in check (the repetition rules read it), and judge a repetition if the small hash says one
+    is possible.  Returns (in check, repetition score or NO_REPETITION)."""
+    _count_node(ctrl)
+    ss[ply, SS_PV_LEN] = ply
+    ss[ply, SS_PATH_DEP] = 0
+    if ply > ctrl[C_SELDEPTH]:
+        ctrl[C_SELDEPTH] = ply
+    checked = in_check(board, st)
+    n_ply = st[ST_PLY]
+    hist[n_ply, H_CHECK] = 1 if checked else 0
+    rep = NO_REPETITION
+    if reps[keys[n_ply, 0] & REP_MASK] != 0:
+        rep = repetition_score(board, st, hist, keys)
+        if rep != NO_REPETITION:
+            ss[ply, SS_PATH_DEP] = 1
+    return checked, rep
 
 
 @njit(cache=True)
@@ -175,21 +197,11 @@ def _reward_quiet(board, ss, history, ply, move, depth):
 
 @njit(_kernel_signature(*[types.int64] * 3), cache=True, nogil=True)
 def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta):
-    _count_node(ctrl)
-    ss[ply, SS_PV_LEN] = ply
-    ss[ply, SS_PATH_DEP] = 0
-    if ply > ctrl[C_SELDEPTH]:
-        ctrl[C_SELDEPTH] = ply
+    checked, rep = _enter_node(board, st, hist, keys, ctrl, ss, reps, ply)
     if ctrl[C_STOP] != 0:
         return 0
-    checked = in_check(board, st)
-    n_ply = st[ST_PLY]
-    hist[n_ply, H_CHECK] = 1 if checked else 0
-    if reps[keys[n_ply, 0] & REP_MASK] != 0:
-        rep = repetition_score(st, hist, keys)
-        if rep != NO_REPETITION:
-            ss[ply, SS_PATH_DEP] = 1
-            return rep
+    if rep != NO_REPETITION:
+        return rep
     if ply >= MAX_PLY:
         return evaluate(board, st)
     best = -INFINITE
@@ -239,22 +251,14 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
 def pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth, ply, alpha, beta):
     if depth <= 0:
         return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
-    _count_node(ctrl)
-    ss[ply, SS_PV_LEN] = ply
-    ss[ply, SS_PATH_DEP] = 0
+    checked, rep = _enter_node(board, st, hist, keys, ctrl, ss, reps, ply)
     if ctrl[C_STOP] != 0:
         return 0
     pv_node = beta - alpha > 1
     n_ply = st[ST_PLY]
-    checked = in_check(board, st)
-    hist[n_ply, H_CHECK] = 1 if checked else 0
-
     # Rule-decided positions: repetition (judged by the Asian rules), 60 moves without capture.
-    if reps[keys[n_ply, 0] & REP_MASK] != 0:
-        rep = repetition_score(st, hist, keys)
-        if rep != NO_REPETITION:
-            ss[ply, SS_PATH_DEP] = 1
-            return rep
+    if rep != NO_REPETITION:
+        return rep
     if hist[n_ply, H_CLOCK] >= 120:
         ss[ply, SS_PATH_DEP] = 1
         return DRAW_SCORE

@@ -8,10 +8,11 @@ and how did it end?
 
 Results are written red first: "1-0" red won, "0-1" black won, "1/2-1/2" draw.  Reasons are single words:
 ``checkmate``, ``stalemate`` (in xiangqi the side with no legal move *loses*), ``60-move`` (120 plies without a
-capture), ``material`` (neither side has a piece that can cross the river and give mate) and ``repetition``.
+capture), ``material`` (neither side has a piece that can cross the river and give mate) and the three
+repetition reasons.
 
-The repetition judgement is a placeholder (three-fold = draw) kept in one function, :func:`repetition_result`,
-to be replaced by the Asian rules (perpetual check / perpetual chase lose).
+Repetitions are judged by the Asian rules at the third occurrence of a position (:func:`repetition_result`):
+reasons ``perpetual-check``, ``perpetual-chase`` (the offender loses) or ``repetition`` (a draw).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from .board import HORSE, ROOK, CANNON, PAWN
 RED_WINS, BLACK_WINS, DRAW = "1-0", "0-1", "1/2-1/2"
 
 SIXTY_MOVE_PLIES = 120          # 60 moves by each side without a capture
-REPETITIONS_FOR_DRAW = 3
+REPETITIONS = 3                 # the referee judges a repetition at its third occurrence
 
 # Pieces that can give mate.  Generals, advisors and elephants never cross the river, so with none of these on
 # the board neither side can ever attack the other general (the flying-general rule needs a piece to move onto
@@ -56,20 +57,18 @@ def insufficient_material(pos) -> bool:
     return True
 
 
-# ------------------------------------------------------------------------------------------------------------
-# REPETITION -- PLACEHOLDER.  Replace this one function with the Asian-rules judgement (perpetual check loses,
-# perpetual chase loses, otherwise a draw).  It must return None or (result, "repetition"-like reason).
-# ------------------------------------------------------------------------------------------------------------
-def repetition_result(pos) -> tuple[str, str] | None:
-    """Placeholder: the current position (same pieces, same side to move) has occurred three times → draw.
+_REASONS = {0: "repetition", 1: "perpetual-check", 2: "perpetual-chase"}
 
-    Only positions since the last capture can repeat, so only that window of the key history is scanned (the
-    history kept by Position starts at the FEN it was set up from).
-    """
-    ply = pos.ply
-    key = pos.key
-    window = min(pos.halfmove_clock, ply)
-    keys = pos.keys[ply - window: ply + 1, 0]
-    if int((keys == key).sum()) >= REPETITIONS_FOR_DRAW:
-        return DRAW, "repetition"
-    return None
+
+def repetition_result(pos) -> tuple[str, str] | None:
+    """The current position has occurred three times since the last capture: judged by the Asian rules
+    (:mod:`engine.xiangqi.repetition`): perpetual check or perpetual chase loses, anything else is a draw."""
+    from .repetition import find_repetition, judge_cycle
+    start = find_repetition(pos.st, pos.hist, pos.keys, REPETITIONS)
+    if start < 0:
+        return None
+    verdict, reason = judge_cycle(pos.board, pos.st, pos.hist, pos.keys, start)
+    if verdict == 0:
+        return DRAW, _REASONS[int(reason)]
+    winner = pos.side if verdict > 0 else pos.side ^ 1
+    return loss_for(winner ^ 1), _REASONS[int(reason)]
