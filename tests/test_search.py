@@ -1,0 +1,124 @@
+"""The search: known mates found with the right distance, the transposition table, stopping, time budgets."""
+import json
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from conftest import DATA
+from engine import tt
+from engine.search import Limits, Searcher, search_once
+from engine.timeman import budget
+from engine.xiangqi.position import Position
+
+PUZZLES = [json.loads(line) for line in (DATA / "mate-puzzles.jsonl").read_text().splitlines()]
+# Puzzles whose stated distance is too short: with best defence the mate takes longer (Fairy-Stockfish agrees).
+LONGER_THAN_STATED = {"3a1k3/5NP2/4P3b/9/9/4c1N2/2p1C1n2/B4K3/9/3A1A3 w - - 0 1": 5}
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    return Searcher(16)
+
+
+def _mate_line_is_real(fen, pv):
+    """The PV is legal and ends with the side to move unable to move (mate, or no-move loss)."""
+    pos = Position(fen)
+    for m in pv:
+        pos.push(m)
+    return pos.legal_moves() == []
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_mates_found_at_fixed_depth(searcher, n):
+    """Every mate-in-n puzzle (first 25 of each): a mate is found by depth 2n+1 (2n-1 plies, plus slack for
+    the reductions of quiet moves), at most n moves long, with a PV that really mates; and it is exactly the
+    puzzle's n unless a shorter mate exists."""
+    cases = [p for p in PUZZLES if p["mate_in"] == n][:25]
+    exact = 0
+    for p in cases:
+        searcher.new_game()
+        result = search_once(Position(p["fen"]), depth=2 * n + 1, searcher=searcher)
+        info = result.info
+        assert info.mate is not None and 0 < info.mate <= LONGER_THAN_STATED.get(p["fen"], n), p
+        assert len(info.pv) == 2 * info.mate - 1 and _mate_line_is_real(p["fen"], info.pv), p
+        exact += info.mate == n
+    assert exact >= 0.7 * len(cases)     # game-derived puzzles often have a shorter mate than they say
+
+
+def test_mated_side_reports_negative_mate(searcher):
+    # Black to move, mated next move whatever it does (mate in 1 for Red after any reply).
+    fen = PUZZLES[0]["fen"]
+    pos = Position(fen)
+    pos.push(search_once(pos, depth=1, searcher=searcher).best)
+    assert pos.legal_moves() == []
+    result = search_once(Position(fen), depth=3, searcher=searcher)
+    assert result.info.mate == 1 and result.info.score == tt.MATE_SCORE - 1
+
+
+def test_no_legal_move_gives_no_best_move():
+    result = search_once(Position("5k3/9/4r4/9/9/9/9/9/r8/3K5 w - - 0 1"), depth=3)
+    assert result.best is None
+
+
+def test_banned_moves_are_not_played():
+    pos = Position()
+    legal = pos.legal_move_names()
+    out = []
+    s = Searcher(16)
+    s.start(pos, Limits(depth=3), lambda i: None, out.append, banned=[m for m in legal if m != "a0a1"])
+    s.wait()
+    assert out[0].best == "a0a1"
+
+
+def test_tt_store_probe_and_mate_adjustment():
+    table = tt.new_table(1)
+    key, lock = np.uint64(0xDEADBEEF12345678), np.uint64(0x1234ABCD)
+    assert tt.tt_probe(table, key, lock) == -1
+    # A mate in 5 plies seen from ply 3 is stored as mate in 2 plies from the node ...
+    tt.tt_store(table, key, lock, 1234, tt.MATE_SCORE - 5, 7, tt.BOUND_EXACT, 3, 1)
+    e = tt.tt_probe(table, key, lock)
+    assert e >= 0 and table[e]["move"] == 1234 and table[e]["depth"] == 7
+    assert table[e]["score"] == tt.MATE_SCORE - 2
+    # ... and read back at ply 6 as mate in 8 plies from the root.
+    assert tt.score_from_tt(table[e]["score"], 6) == tt.MATE_SCORE - 8
+    # Depth-preferred: a shallower result of another position in the bucket does not evict the deep one.
+    other_lock = np.uint64(0x0BADF00D)
+    tt.tt_store(table, key, other_lock, 99, 10, 2, tt.BOUND_LOWER, 0, 1)
+    assert tt.tt_probe(table, key, lock) >= 0 and tt.tt_probe(table, key, other_lock) >= 0
+    assert tt.tt_probe(table, key, np.uint64(1)) == -1           # a different lock never matches
+
+
+def test_table_size_follows_hash_option():
+    assert tt.new_table(1).nbytes <= 1 << 20 and tt.new_table(64).nbytes > 32 << 20
+
+
+def test_stop_ends_an_infinite_search_quickly(searcher):
+    done = threading.Event()
+    out = []
+    searcher.new_game()
+    searcher.start(Position(), Limits(infinite=True), lambda i: None, lambda r: (out.append(r), done.set()))
+    time.sleep(0.5)
+    assert not done.is_set(), "no bestmove before stop under go infinite"
+    t = time.perf_counter()
+    searcher.stop()
+    assert done.wait(2.0)
+    assert time.perf_counter() - t < 0.3 and out[0].best in Position().legal_move_names()
+
+
+def test_movetime_is_respected(searcher):
+    t = time.perf_counter()
+    result = search_once(Position(), movetime=0.3, searcher=searcher)
+    assert 0.15 < time.perf_counter() - t < 1.0 and result.best
+
+
+def test_time_budgets():
+    sudden_death = budget(Limits(time_left=10.0, increment=0.1))
+    assert 0.2 < sudden_death.soft < sudden_death.hard < 2.0
+    nearly_flagged = budget(Limits(time_left=0.1, increment=0.0))
+    assert nearly_flagged.hard <= 0.06
+    last_move_before_control = budget(Limits(time_left=5.0, movestogo=1))
+    assert 3.0 < last_move_before_control.hard < 5.0
+    assert budget(Limits(movetime=1.0)).hard == pytest.approx(0.95)
+    assert budget(Limits(depth=5)).hard is None
