@@ -96,9 +96,12 @@ def warmup():
     click.echo(f"numba kernels ready in {time.perf_counter() - t0:.1f} s")
 
 
-from .match.cli import match  # noqa: E402  (imports only click at module level)
+# Sub-commands defined in their own packages; each module imports only click at the top.
+from .match.cli import match  # noqa: E402
+from .play.cli import play  # noqa: E402
 
 main.add_command(match)
+main.add_command(play)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,12 @@
+"""``shuai play``: a game of xiangqi against the engine in a terminal.
+
+    cli.py         the click command (imports only click at module level)
+    terminal.py    what the terminal can show (Chinese characters, colours), ANSI, display widths
+    board_view.py  the board drawn as lines of text, plus the move-list panel beside it
+    game.py        the game record: position, moves with their names, result, undo, PGN/FEN save and load
+    thinking.py    the engine's search with a live "thinking" line
+    session.py     the read-eval-print loop: moves, commands, the engine's replies, the result
+
+Move notation (coordinates, Chinese, WXF) lives in engine.xiangqi.wxf, game ends in engine.xiangqi.rules and the
+PGN format in engine.match.pgn: this package only uses them.
+"""

@@ -1,0 +1,168 @@
+"""The game record of a terminal game: the position, the moves played with their names, the result.
+
+Game ends are judged by engine.xiangqi.rules only (checkmate, stalemate, 60-move rule, material,
+repetition); resignation and agreed draws are recorded here with :meth:`Game.finish`.  Games are saved and
+loaded as xiangqi PGN through engine.match.pgn (the format XQWizard reads), or set up from a FEN.
+"""
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from ..match.pgn import PgnGame, format_game, parse_pgn
+from ..xiangqi.position import Position, START_FEN
+from ..xiangqi.rules import game_result
+from ..xiangqi.wxf import MoveNames
+
+RED, BLACK = 0, 1
+SIDE_NAMES = ("Red", "Black")
+
+REASON_TEXT = {
+    "checkmate": "checkmate",
+    "stalemate": "no legal move (stalemate loses in xiangqi)",
+    "60-move": "60 moves without a capture",
+    "material": "neither side has a piece that can mate",
+    "repetition": "repetition",
+    "resignation": "resignation",
+    "agreement": "agreed by both players",
+}
+RESULT_TEXT = {"1-0": "Red wins", "0-1": "Black wins", "1/2-1/2": "Draw"}
+RESULT_CHINESE = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
+
+
+@dataclass
+class PlayedMove:
+    move: int
+    iccs: str               # h2e2
+    chinese: str            # 炮二平五
+    wxf: str                # C2=5
+    side: int               # who played it
+
+
+class Game:
+    def __init__(self, fen: str = START_FEN):
+        self.reset(fen)
+
+    def reset(self, fen: str = START_FEN) -> None:
+        """A new game from ``fen``; FenError (and nothing changed) if the FEN is bad."""
+        pos = Position(fen)
+        self.start_fen = pos.fen()
+        self.pos = pos
+        self.played: list[PlayedMove] = []
+        self.ended: tuple[str, str] | None = None       # (result, reason)
+        self._names: MoveNames | None = None
+        self.recorded_result: str | None = None         # what a loaded PGN said (its Result, final comment)
+        self.recorded_comment: str = ""
+
+    # -- queries ----------------------------------------------------------------------------------------------
+    @property
+    def side(self) -> int:
+        return self.pos.side
+
+    @property
+    def names(self) -> MoveNames:
+        """Names of the legal moves in the current position (cached until the position changes)."""
+        if self._names is None:
+            self._names = MoveNames.of(self.pos)
+        return self._names
+
+    @property
+    def last_move(self) -> int | None:
+        return self.played[-1].move if self.played else None
+
+    def king_in_check(self) -> int | None:
+        """The square of the side to move's general if it is in check."""
+        if not self.pos.in_check():
+            return None
+        king = self.side * 8 + 1
+        for sq in range(90):
+            if int(self.pos.board[sq]) == king:
+                return sq
+        return None
+
+    def parse(self, text: str) -> int:
+        """Any notation -> legal move (engine.xiangqi.wxf.MoveParseError otherwise)."""
+        return self.names.parse(text)
+
+    def start_number(self) -> int:
+        fields = self.start_fen.split()
+        return int(fields[5]) if len(fields) > 5 and fields[5].isdigit() and int(fields[5]) > 0 else 1
+
+    # -- playing ----------------------------------------------------------------------------------------------
+    def play(self, move: int) -> PlayedMove:
+        name = next(n for n in self.names.names if n.move == move)
+        played = PlayedMove(move, name.iccs, name.chinese, name.wxf, self.side)
+        self.pos.push(move)
+        self.played.append(played)
+        self._names = None
+        return played
+
+    def take_back(self) -> PlayedMove:
+        played = self.played.pop()
+        self.pos.pop()
+        self._names = None
+        self.ended = None
+        return played
+
+    def check_end(self) -> tuple[str, str] | None:
+        """Ask the rules whether the game is over now; remember and return (result, reason)."""
+        if self.ended is None:
+            self.ended = game_result(self.pos)
+        return self.ended
+
+    def finish(self, result: str, reason: str) -> None:
+        """End the game by resignation or agreement."""
+        self.ended = (result, reason)
+
+    def names_of_line(self, moves: list[str], chinese: bool = True) -> list[str]:
+        """Names of a line of coordinate moves (a PV) played from the current position."""
+        pos = self.pos.copy()
+        out = []
+        for text in moves:
+            names = MoveNames.of(pos)
+            try:
+                move = names.parse(text)
+            except ValueError:
+                break
+            n = next(x for x in names.names if x.move == move)
+            out.append(n.chinese if chinese else n.wxf)
+            pos.push(move)
+        return out
+
+    # -- files ------------------------------------------------------------------------------------------------
+    def to_pgn(self, red: str, black: str, event: str = "Shuai terminal game") -> str:
+        result, reason = self.ended or ("*", "")
+        tags = {"Event": event, "Date": datetime.date.today().strftime("%Y.%m.%d"), "Red": red,
+                "Black": black}
+        if self.start_fen != Position().fen():
+            tags["FEN"] = self.start_fen
+        comment = ""
+        if self.ended:
+            comment = describe_result(result, reason)
+        return format_game(PgnGame(tags, [p.iccs for p in self.played], comment, result))
+
+    def load_pgn(self, text: str) -> PgnGame:
+        """Replace this game by the first game of a PGN text; ValueError (nothing changed) if it cannot be read
+        or a move is illegal."""
+        games = parse_pgn(text)
+        if not games:
+            raise ValueError("no game in that file")
+        record = games[0]
+        replay = Game(record.fen)
+        for i, iccs in enumerate(record.moves):
+            try:
+                replay.play(replay.parse(iccs))
+            except ValueError as e:
+                raise ValueError(f"move {i + 1} ({iccs}) cannot be played: {e}") from None
+        replay.recorded_result, replay.recorded_comment = record.result, record.comment
+        self.__dict__.update(replay.__dict__)
+        self.check_end()
+        return record
+
+
+def describe_result(result: str, reason: str) -> str:
+    """'Black wins by checkmate' … for the announcement and the PGN comment."""
+    why = REASON_TEXT.get(reason, reason)
+    if result == "1/2-1/2":
+        return f"Draw ({why})"
+    return f"{RESULT_TEXT.get(result, result)} by {why}"

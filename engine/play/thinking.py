@@ -1,0 +1,92 @@
+"""The engine thinking, with a live status line.
+
+The search runs in the Searcher's worker thread and calls ``on_info`` after each iteration; this module only
+stores the latest info there.  The main thread redraws one status line ten times a second (spinner, depth,
+score, time, principal variation) on a terminal, and prints nothing while thinking otherwise, so that piped
+output stays deterministic.  Ctrl-C while the engine thinks stops the search: it plays the best move found so
+far.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+
+from .terminal import CLEAR_LINE, Style, is_tty, text_width
+
+SPINNER_UNICODE = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+SPINNER_ASCII = "|/-\\"
+
+
+def format_score(info) -> str:
+    """An engine score from its own point of view: '+1.25', '-0.40', 'mate in 3', 'mated in 2'."""
+    if info is None:
+        return "?"
+    if info.mate is not None:
+        return f"mate in {info.mate}" if info.mate > 0 else f"mated in {-info.mate}"
+    return f"{info.score / 100:+.2f}"
+
+
+class Thinker:
+    """Owns the engine's Searcher for the whole session (its hash table survives between moves)."""
+
+    def __init__(self, out, style: Style, hash_mb: int = 64):
+        from ..search import Searcher
+        self.searcher = Searcher(hash_mb)
+        self.out = out
+        self.style = style
+        self.live = is_tty(out) and os.environ.get("TERM", "") != "dumb"
+
+    def new_game(self) -> None:
+        self.searcher.new_game()
+
+    def think(self, pos, limits, label: str = "thinking", pv_names=None):
+        """Search ``pos`` and return the SearchResult.  ``pv_names(list of coordinate moves) -> list of
+        names`` renders the principal variation in the status line."""
+        done = threading.Event()
+        latest = []
+        box = []
+
+        def on_info(info):
+            latest.append(info)
+
+        def on_done(result):
+            box.append(result)
+            done.set()
+
+        start = time.monotonic()
+        self.searcher.start(pos, limits, on_info, on_done)
+        spinner = SPINNER_UNICODE if self.style.unicode else SPINNER_ASCII
+        tick, shown, pv_text = 0, None, ""
+        try:
+            while not done.wait(0.1):
+                if not self.live:
+                    continue
+                info = latest[-1] if latest else None
+                if info is not shown:                       # a new iteration: name its PV once
+                    shown = info
+                    pv_text = " ".join(pv_names(info.pv[:6])) if pv_names is not None else ""
+                self._draw(spinner[tick % len(spinner)], label, info, time.monotonic() - start, pv_text)
+                tick += 1
+        except KeyboardInterrupt:
+            self.searcher.stop()
+            done.wait()
+        self.searcher.wait()
+        if self.live:
+            self.out.write(CLEAR_LINE)
+            self.out.flush()
+        return box[0]
+
+    def _draw(self, spin, label, info, elapsed, pv_text) -> None:
+        parts = [f"{spin} {label}", f"{elapsed:4.1f}s"]
+        if info is not None:
+            parts += [f"depth {info.depth}", f"eval {format_score(info)}"]
+            if pv_text:
+                parts.append(pv_text)
+        line = "  ".join(parts)
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        while text_width(line) > width and len(line) > 1:
+            line = line[:-1]
+        self.out.write(CLEAR_LINE + self.style.paint(line, "38;5;244"))
+        self.out.flush()
