@@ -1,28 +1,19 @@
-"""Where numba keeps its compiled kernels.
+"""Where numba keeps its compiled kernels, and when they are stale.
 
-numba's own cache check looks only at the file that defines a kernel, but our kernels bake in tables and
-call kernels from other files: after an edit to ``board.py`` a cached ``movegen`` kernel would still hold the
-old tables.  So the cache directory is named after a hash of every source file of the package: any edit
-starts a fresh cache, an unchanged tree always hits it.  (Only files that import numba are hashed.)  This must run before numba is imported.
+numba checks a cached kernel only against the file that defines it, yet our kernels bake in tables and call
+kernels from other files: after an edit to ``board.py`` a cached ``movegen`` kernel would still hold the old
+tables.  So numba is pointed at our own cache locator (``engine._numba_locator``) whose "source stamp" is a
+hash of the defining module *and every module of this package it imports, transitively*.  A kernel is
+recompiled exactly when something it depends on changed.
+
+This module only sets environment variables, so importing the package stays instant (no numba import);
+it must run before numba is imported.
 """
-import hashlib
 import os
-import shutil
 import sys
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def source_digest() -> str:
-    """Hash of every source file that imports numba (the only ones whose edits can stale the cache)."""
-    h = hashlib.blake2b(digest_size=8)
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        text = path.read_bytes()
-        if (b"import numba" in text or b"from numba" in text) and path.name != "_cache.py":
-            h.update(str(path.relative_to(PACKAGE_DIR)).encode())
-            h.update(text)
-    return h.hexdigest()
 
 
 def cache_root() -> Path:
@@ -39,18 +30,14 @@ def cache_root() -> Path:
 
 
 def configure() -> Path:
-    cache_dir = cache_root() / source_digest()
-    os.environ["NUMBA_CACHE_DIR"] = str(cache_dir)
-    if "numba" in sys.modules:                       # imported already (by a test runner, say): tell it directly
-        sys.modules["numba"].config.CACHE_DIR = str(cache_dir)
-    return cache_dir
-
-
-def prune_stale(current: Path) -> None:
-    """Remove caches of older source trees (called by ``shuai warmup``)."""
-    for entry in current.parent.iterdir():
-        if entry.is_dir() and entry != current:
-            shutil.rmtree(entry, ignore_errors=True)
+    root = cache_root()
+    os.environ["NUMBA_CACHE_DIR"] = str(root)
+    os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = "engine._numba_locator.DependencyLocator"
+    if "numba" in sys.modules:                     # imported already (by a test runner, say): tell it directly
+        config = sys.modules["numba"].config
+        config.CACHE_DIR = str(root)
+        config.CACHE_LOCATOR_CLASSES = os.environ["NUMBA_CACHE_LOCATOR_CLASSES"]
+    return root
 
 
 CACHE_DIR = configure()

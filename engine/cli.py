@@ -91,8 +91,6 @@ def warmup():
     t0 = time.perf_counter()
     from .warmup import warm_all
     warm_all()
-    from . import _cache
-    _cache.prune_stale(_cache.CACHE_DIR)
     click.echo(f"numba kernels ready in {time.perf_counter() - t0:.1f} s")
 
 
