@@ -95,11 +95,13 @@ def warmup():
 
 
 # Sub-commands defined in their own packages; each module imports only click at the top.
+from .egtb.cli import tb  # noqa: E402
 from .match.cli import match  # noqa: E402
 from .play.cli import play  # noqa: E402
 
 main.add_command(match)
 main.add_command(play)
+main.add_command(tb)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,24 @@
+"""Endgame tablebases for xiangqi: distance to mate in plies, both sides to move, Asian perpetual-check rule.
+
+* :mod:`.index`    material signatures and the index function (general pairs with mirror symmetry,
+                   combinatorial numbers for identical pieces, advisors/elephants/pawns on their own squares)
+* :mod:`.generate` retrograde analysis by ply (captures from smaller tables) and the perpetual-check pass
+* :mod:`.store`    the file format (header, chunk table, run-length + zstandard chunks with checksums)
+* :mod:`.cache`    the LRU chunk pool the numba search reads directly
+* :mod:`.probe`    ``Tablebases`` (files, cache, errors, ``probe``/``best_move``) and the ``@njit`` ``tb_probe``
+* :mod:`.build`    dependency order, the default set; :mod:`.cli` the ``shuai tb`` commands
+
+Nothing heavy is imported here; the submodules import numba.
+"""
+
+
+def warm(directory=None) -> None:
+    """Compile (or load from numba's cache) the kernels a search uses to probe (for ``shuai warmup``)."""
+    import tempfile
+    from ..xiangqi.position import Position
+    from .probe import Tablebases, tb_probe, tb_score
+    with tempfile.TemporaryDirectory() as d:
+        tbs = Tablebases(directory or d, memory_mb=1)
+        pos = Position("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")
+        code = tb_probe(tbs.arrays, pos.board, pos.side, True)
+        tb_score(code, 1)

@@ -1,0 +1,107 @@
+"""Building sets of tables: dependency order (fewer pieces first), files written atomically, timing figures."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .index import Material, parse_material
+from .store import TableFile, table_path, write_table, DEFAULT_CHUNK
+
+DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
+ATTACKERS = "RNCP"
+#: Every ending with one attacking piece against any advisors and elephants.
+ONE_ATTACKER = [f"K{a}vK{d}" for a in ATTACKERS for d in DEFENDERS]
+#: Two attacking pieces against up to two defenders: the candidates ...
+TWO_ATTACKER_ALL = [f"K{a}{b}vK{d}" for i, a in enumerate(ATTACKERS) for b in ATTACKERS[i:]
+                    for d in ("", "A", "B", "AA", "AB", "BB")]
+#: ... and those that ``make tablebases`` builds (all that fit in the 30-minute budget; see tablebases/README.md).
+TWO_ATTACKER_DEFAULT = list(TWO_ATTACKER_ALL)
+DEFAULT_SET = ONE_ATTACKER + TWO_ATTACKER_DEFAULT
+
+
+@dataclass
+class BuildRecord:
+    name: str
+    entries: int
+    seconds: float
+    bytes: int
+    cpu_seconds: float
+    levels: int
+    max_dist: int
+    rule_changed: int
+    built: bool                 # False: the file existed already
+
+
+def plan(names) -> list[Material]:
+    """Canonical materials to build for ``names``, each after everything it captures into."""
+    order: list[Material] = []
+    seen = set()
+    for name in names:
+        root = parse_material(name).canonical()[0] if isinstance(name, str) else name.canonical()[0]
+        stack = [(root, False)]
+        while stack:                                   # iterative post-order (no recursion)
+            m, expanded = stack.pop()
+            if m in seen:
+                continue
+            if expanded:
+                seen.add(m)
+                order.append(m)
+                continue
+            stack.append((m, True))
+            for sub in reversed(m.subtables()):
+                if sub not in seen:
+                    stack.append((sub, False))
+    return order
+
+
+class Builder:
+    def __init__(self, directory="tablebases", chunk: int = DEFAULT_CHUNK, rule: bool = True, threads: int = 2):
+        self.directory = Path(directory)
+        self.chunk = chunk
+        self.rule = rule
+        self.threads = threads
+        self._memo = {}
+
+    def load(self, material: Material):
+        if material not in self._memo:
+            with TableFile(table_path(self.directory, material.name)) as f:
+                self._memo[material] = f.read_all()
+        return self._memo[material]
+
+    def build(self, names, force: bool = False, progress=None, log=None) -> list[BuildRecord]:
+        """Build ``names`` and whatever they need.  ``force`` rebuilds the named tables even if their files
+        exist (their dependencies only when missing).  ``progress(material, fraction, text)``."""
+        from .generate import generate_table
+        wanted = {parse_material(n).canonical()[0] if isinstance(n, str) else n for n in names}
+        records = []
+        order = plan(names)
+        needed = {sub for m in order for sub in m.subtables()}
+        for m in order:
+            path = table_path(self.directory, m.name)
+            if path.exists() and not (force and m in wanted):
+                try:
+                    with TableFile(path) as f:
+                        records.append(BuildRecord(m.name, f.size, 0.0, path.stat().st_size, 0.0, 0,
+                                                   f.max_dist, 0, False))
+                    continue
+                except Exception as e:                      # a broken file is rebuilt
+                    if log:
+                        log(f"rebuilding {path.name}: {e}")
+            t0 = time.perf_counter()
+            c0 = time.process_time()
+            cb = (lambda f, t, m=m: progress(m, f, t)) if progress else None
+            values, stats = generate_table(m, self.load, cb, threads=self.threads, rule=self.rule)
+            nbytes = write_table(path, m.name, values, m.npos, self.chunk, rule_applied=self.rule)
+            seconds = time.perf_counter() - t0
+            codes = values[(values >= 2) & (values < 0x8000)]
+            max_dist = int(codes.max()) - 2 if codes.size else 0
+            if m in needed:
+                self._memo[m] = values
+            records.append(BuildRecord(m.name, m.size, seconds, nbytes, time.process_time() - c0, stats.levels,
+                                       max_dist, stats.rule_changed, True))
+            if log:
+                log(f"{m.name}: {m.size} entries, {seconds:.1f} s (cpu {records[-1].cpu_seconds:.1f} s), {nbytes} bytes, "
+                    f"longest mate {max_dist} plies"
+                    + (f", {stats.rule_changed} changed by the perpetual-check rule" if stats.rule_changed else ""))
+        return records

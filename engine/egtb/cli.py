@@ -1,0 +1,101 @@
+"""``shuai tb build`` and ``shuai tb probe`` (click).  Only click and the standard library are imported at module
+level; numba and the tables are loaded inside the commands.  Also runnable as ``python -m engine.egtb.cli``."""
+import sys
+
+import click
+
+DEFAULT_DIR = "tablebases"
+
+
+@click.group("tb")
+def tb():
+    """Endgame tablebases: build and probe."""
+
+
+@tb.command("build")
+@click.argument("materials", nargs=-1)
+@click.option("--dir", "directory", default=DEFAULT_DIR, show_default=True, help="Directory of the table files.")
+@click.option("--default", "default_set", is_flag=True, help="Build the default set (see tablebases/README.md).")
+@click.option("--one-attacker", is_flag=True, help="Build every one-attacker ending (R, N, C, P v advisors/elephants).")
+@click.option("--force", is_flag=True, help="Rebuild the named tables even if their files exist.")
+@click.option("--no-rule", is_flag=True, help="Skip the perpetual-check correction (plain retrograde values).")
+@click.option("--chunk", type=click.IntRange(256, 32768), default=8192, show_default=True,
+              help="Entries per compressed chunk.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def build_cmd(materials, directory, default_set, one_attacker, force, no_rule, chunk, quiet):
+    """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB), and every smaller table they capture into."""
+    from .build import Builder, DEFAULT_SET, ONE_ATTACKER
+    from .index import MaterialError, parse_material
+    names = list(materials)
+    if default_set:
+        names += DEFAULT_SET
+    if one_attacker:
+        names += ONE_ATTACKER
+    if not names:
+        raise click.UsageError("name at least one material (e.g. KRvK) or --default")
+    try:
+        for n in names:
+            parse_material(n)
+    except MaterialError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    builder = Builder(directory, chunk=chunk, rule=not no_rule)
+    state = {"bar": None, "name": None}
+
+    def progress(material, fraction, text):
+        if quiet:
+            return
+        if state["name"] != material.name:
+            if state["bar"] is not None:
+                state["bar"].__exit__(None, None, None)
+            state["bar"] = click.progressbar(length=1000, label=f"{material.name:<10}", width=30,
+                                             show_percent=True, file=sys.stderr)
+            state["bar"].__enter__()
+            state["name"] = material.name
+            state["done"] = 0
+        bar = state["bar"]
+        target = int(1000 * min(1.0, fraction))
+        if target > state["done"]:
+            bar.update(target - state["done"])
+            state["done"] = target
+
+    def log(msg):
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)
+            state["bar"] = None
+            state["name"] = None
+        click.echo(msg)
+
+    records = builder.build(names, force=force, progress=progress, log=log)
+    if state["bar"] is not None:
+        state["bar"].__exit__(None, None, None)
+    built = [r for r in records if r.built]
+    click.echo(f"{len(built)} tables built, {len(records) - len(built)} present already, "
+               f"{sum(r.seconds for r in built):.1f} s, {sum(r.bytes for r in records)} bytes in {directory}")
+
+
+@tb.command("probe")
+@click.option("--fen", required=True, help="The position.")
+@click.option("--dir", "directory", default=DEFAULT_DIR, show_default=True, help="Directory of the table files.")
+@click.option("--best", is_flag=True, help="Also print the table's best move.")
+def probe_cmd(fen, directory, best):
+    """Print `win N`, `loss N` (N = plies to mate, for the side to move), `draw` or `unknown`."""
+    from ..xiangqi.position import Position, FenError
+    from .probe import Tablebases
+    try:
+        pos = Position(fen)
+    except FenError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    tbs = Tablebases(directory)
+    result = tbs.probe(pos)
+    for msg in tbs.take_errors():
+        click.echo(f"error: {msg}", err=True)
+    click.echo(str(result))
+    if best and result.kind != "unknown":
+        move = tbs.best_move(pos)
+        click.echo(f"bestmove {move}" if move else "nobestmove")
+
+
+if __name__ == "__main__":
+    tb()

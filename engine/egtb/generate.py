@@ -1,0 +1,616 @@
+"""Retrograde generation of a table (seed 000 and 002): WDL and distance to mate in plies, both sides to move.
+
+**Values** (``uint16`` per index, see :mod:`engine.egtb.values`): ``DRAW`` 0, ``ILLEGAL`` 1 (don't care),
+``2 + d`` for a result in ``d`` plies -- the parity tells who wins: odd ``d`` = the side to move mates in ``d``
+plies, even ``d`` = the side to move is mated in ``d`` plies (0: no legal move now, mate and stalemate alike,
+since a side without a legal move loses in xiangqi).  Codes from ``RULE_BASE`` up are results decided by the
+perpetual-check rule (below).
+
+**Passes.**
+
+1. *Initialisation* (one pass over every index): illegal indices (overlapping pieces, facing generals, side not
+   to move in check) become ``ILLEGAL``; positions without a legal move are lost in 0 plies.  Every legal move is
+   looked at once: a capture leaves the table, and its result is read from the already built smaller table
+   (build order: fewer pieces first); a non-capture stays inside and is counted in ``counter``.  The best
+   capture (a capture into a lost position wins at distance + 1) and, if every capture loses, the slowest of
+   them are remembered in ``sched`` as the level at which the position is settled by captures alone.
+2. *Levels* ``d = 1, 2, ...``: every position settled at distance ``d - 1`` is an event.  Its predecessors
+   (un-moves of the side that just moved: non-captures only, pawns backwards) are positions with the other side
+   to move.  If the event is a loss for its side to move, each predecessor wins in ``d``.  If the event is a
+   win, each predecessor loses one more way of escape (``counter -= 1``); when none is left it is lost in
+   ``d`` (or at its ``sched`` level, if a losing capture takes longer).  Pawn moves need no special care: a
+   pawn step is a move inside the table like any other (the graph just has no cycle through it).  The levels
+   stop when a level settles nothing and no capture level is pending.  What is left is a draw -- for now.
+3. *Perpetual check* (Asian rules: a side that checks on every move of an endless line loses, unless the
+   other side checks on every move as well).  See :func:`rule_pass` below.
+
+**Mirror images.**  The index keeps one of a position and its left-right mirror when the general pair is
+asymmetric.  Counters must match moves exactly, so an event is processed for both boards of its class and
+an un-move counts only when the predecessor board is the stored representative (see ``_propagate``).
+
+**Threads.**  Kernels are ``nogil``: the initialisation is split in ranges over both cores; in a level, the
+events of Red-to-move positions only write Black-to-move entries and vice versa, so the two halves run in
+parallel without locks.
+"""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from ..xiangqi.board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT, ST_SIDE,
+                             ST_KING, ST_LEN, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
+                             HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
+from ..xiangqi.movegen import GEN_ALL, generate, is_legal, king_attacked, gives_check
+from .index import (MAX_SLOTS, MIRROR, KP_CODE, Material, decode, encode_board, encode_slots)
+
+DRAW, ILLEGAL, DIST0 = 0, 1, 2
+RULE_BASE = 0x8000              # RULE_BASE + 2 * order + (1 if the side to move wins else 0)
+MAX_DIST = RULE_BASE - DIST0 - 1
+DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a draw, never lost
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Kernels
+# ----------------------------------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
+    """Pass 1 over indices [lo, hi).  Returns the largest capture level scheduled."""
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    work = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(NSQ, np.int8)
+    st = np.zeros(ST_LEN, np.int32)
+    moves = np.zeros(MAX_MOVES, np.int32)
+    max_sched = 0
+    for idx in range(lo, hi):
+        side = decode(idx, spec, psq, board)
+        if side < 0:
+            vals[idx] = ILLEGAL
+            continue
+        if king_attacked(board, psq[side ^ 1], side):
+            vals[idx] = ILLEGAL
+            continue
+        st[ST_SIDE] = side
+        st[ST_KING] = psq[0]
+        st[ST_KING + 1] = psq[1]
+        n = generate(board, side, moves, GEN_ALL)
+        checked = king_attacked(board, psq[side], side ^ 1)
+        quiet = 0
+        legal = 0
+        drawn = False
+        win_level = 0
+        loss_level = 0
+        all_caps_lose = True
+        for i in range(n):
+            m = moves[i]
+            if not is_legal(board, st, m, checked):
+                continue
+            legal += 1
+            frm = m >> 7
+            to = m & 127
+            cap = board[to]
+            if cap == 0:
+                quiet += 1
+                continue
+            # A capture: look the position up in the smaller table.
+            t = cap_sub[cap]
+            piece = board[frm]
+            board[to] = piece
+            board[frm] = 0
+            sidx = encode_board(board, side ^ 1, sub_specs[t], cap_flip[cap], work)
+            board[frm] = piece
+            board[to] = cap
+            v = sub_vals[sub_off[t] + sidx]
+            if v >= DIST0 and v < RULE_BASE:
+                d = v - DIST0
+                if d % 2 == 0:            # the opponent is lost: we win in d + 1
+                    if win_level == 0 or d + 1 < win_level:
+                        win_level = d + 1
+                else:                     # the opponent wins: this capture loses in d + 1
+                    if d + 1 > loss_level:
+                        loss_level = d + 1
+            else:                         # draw (or a result decided by the repetition rule): not lost
+                all_caps_lose = False
+                drawn = True
+        if legal == 0:
+            vals[idx] = DIST0
+            counter[idx] = 0
+            sched[idx] = 0
+            continue
+        vals[idx] = DRAW
+        c = quiet
+        if drawn:
+            c += DRAW_CAPTURE
+        counter[idx] = c
+        if win_level > 0:
+            sched[idx] = win_level
+        elif all_caps_lose and loss_level > 0:
+            sched[idx] = loss_level
+        else:
+            sched[idx] = 0
+        if sched[idx] > max_sched:
+            max_sched = sched[idx]
+    return max_sched
+
+
+@njit(cache=True, inline="always")
+def _unmove_squares(board, sq, piece, out):
+    """Squares ``piece`` (standing on ``sq``) could have come from by a non-capture; returns their number."""
+    n = 0
+    kind = piece & 7
+    colour = piece >> 3
+    if kind == ROOK or kind == CANNON:
+        for d in range(4):
+            for i in range(10):
+                f = RAYS[sq, d, i]
+                if f < 0 or board[f] != 0:
+                    break
+                out[n] = f
+                n += 1
+    elif kind == HORSE:
+        for i in range(8):
+            f = HORSE_FROM[sq, i]
+            if f < 0:
+                break
+            if board[f] == 0 and board[HORSE_FROM_LEG[sq, i]] == 0:
+                out[n] = f
+                n += 1
+    elif kind == PAWN:
+        for i in range(3):
+            f = PAWN_FROM[colour, sq, i]
+            if f < 0:
+                break
+            if board[f] == 0 and LEGAL_SQUARES[colour, PAWN, f]:
+                out[n] = f
+                n += 1
+    elif kind == ELEPHANT:
+        for i in range(4):
+            f = ELEPHANT_TO[sq, i]
+            if f < 0:
+                break
+            if board[f] == 0 and board[ELEPHANT_EYE[sq, i]] == 0:
+                out[n] = f
+                n += 1
+    elif kind == ADVISOR:
+        for i in range(4):
+            f = ADVISOR_TO[sq, i]
+            if f < 0:
+                break
+            if board[f] == 0:
+                out[n] = f
+                n += 1
+    else:
+        for i in range(4):
+            f = KING_TO[sq, i]
+            if f < 0:
+                break
+            if board[f] == 0:
+                out[n] = f
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _propagate(spec, slot_pieces, vals, counter, sched, ev_side, level, lo, hi):
+    """Level ``level``: events are positions of side ``ev_side`` to move, index range [lo, hi) of that half,
+    settled at distance ``level - 1``.  Writes only entries of the other side to move.  Returns how many
+    positions it settled."""
+    npos = spec[1]
+    nslots = spec[3]
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(NSQ, np.int8)
+    froms = np.zeros(32, np.int64)
+    target = DIST0 + level - 1
+    event_lost = (level - 1) % 2 == 0
+    mover = ev_side ^ 1                     # the side that made the last move, to move in the predecessors
+    settled = 0
+    base = ev_side * npos
+    for idx in range(base + lo, base + hi):
+        if vals[idx] != target:
+            continue
+        decode(idx, spec, psq, board)
+        both = (psq[0] % 9) != 4 or (psq[1] % 9) != 4          # a class of two boards: process both
+        for image in range(2 if both else 1):
+            if image == 1:
+                for s in range(nslots):
+                    board[psq[s]] = 0
+                for s in range(nslots):
+                    psq[s] = MIRROR[psq[s]]
+                    board[psq[s]] = slot_pieces[s]
+            for s in range(nslots):
+                piece = slot_pieces[s]
+                if (piece >> 3) != mover:
+                    continue
+                sq = psq[s]
+                nf = _unmove_squares(board, sq, piece, froms)
+                if nf == 0:
+                    continue
+                board[sq] = 0
+                for j in range(nf):
+                    f = froms[j]
+                    psq[s] = f
+                    q = encode_slots(psq, spec, mover)
+                    v = vals[q]
+                    if v != DRAW:
+                        continue
+                    if event_lost:
+                        vals[q] = DIST0 + level
+                        settled += 1
+                    elif (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 0:
+                        c = counter[q] - 1
+                        counter[q] = c
+                        if c == 0:
+                            sc = sched[q]
+                            if sc == 0 or (sc % 2 == 0 and sc <= level):
+                                vals[q] = DIST0 + level
+                                settled += 1
+                psq[s] = sq
+                board[sq] = piece
+    return settled
+
+
+@njit(cache=True, nogil=True)
+def _sched_scan(vals, counter, sched, level, lo, hi):
+    """Positions settled by their captures at this level."""
+    settled = 0
+    for idx in range(lo, hi):
+        if sched[idx] == level and vals[idx] == DRAW:
+            if level % 2 == 1 or counter[idx] == 0:
+                vals[idx] = DIST0 + level
+                settled += 1
+    return settled
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Perpetual-check kernels
+# ----------------------------------------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _is_loss(code):
+    """Is ``code`` a loss for its side to move (by mate or by the rule)?"""
+    if code >= RULE_BASE:
+        return (code - RULE_BASE) % 2 == 0
+    return code >= DIST0 and (code - DIST0) % 2 == 0
+
+
+@njit(cache=True, inline="always")
+def _is_win(code):
+    if code >= RULE_BASE:
+        return (code - RULE_BASE) % 2 == 1
+    return code >= DIST0 and (code - DIST0) % 2 == 1
+
+
+@njit(cache=True)
+def _expand(idx, spec, vals, psq, board, st, moves, out_q, out_code, out_chk, sub_specs, sub_vals, sub_off,
+            cap_sub, cap_flip, work):
+    """Legal moves of position ``idx``: for each, the child index (-1 when a capture leaves the table), the
+    child's value code and whether the move gives check.  Returns (side to move, number of moves)."""
+    side = decode(idx, spec, psq, board)
+    st[ST_SIDE] = side
+    st[ST_KING] = psq[0]
+    st[ST_KING + 1] = psq[1]
+    n = generate(board, side, moves, GEN_ALL)
+    checked = king_attacked(board, psq[side], side ^ 1)
+    k = 0
+    for i in range(n):
+        m = moves[i]
+        if not is_legal(board, st, m, checked):
+            continue
+        frm = m >> 7
+        to = m & 127
+        out_chk[k] = gives_check(board, st, m)
+        cap = board[to]
+        if cap != 0:
+            t = cap_sub[cap]
+            piece = board[frm]
+            board[to] = piece
+            board[frm] = 0
+            sidx = encode_board(board, side ^ 1, sub_specs[t], cap_flip[cap], work)
+            board[frm] = piece
+            board[to] = cap
+            out_q[k] = -1
+            out_code[k] = sub_vals[sub_off[t] + sidx]
+        else:
+            s = 0
+            while psq[s] != frm:
+                s += 1
+            psq[s] = to
+            q = encode_slots(psq, spec, side ^ 1)
+            psq[s] = frm
+            out_q[k] = q
+            out_code[k] = vals[q]
+        k += 1
+    return side, k
+
+
+@njit(cache=True, nogil=True)
+def _rule_propagate(spec, vals, mark, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
+    """Drawn positions with a move into a position lost for the opponent (mark 1), or with every move into a
+    position won by the opponent (mark 2), rule-decided results among them.  Only marks; returns how many."""
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    work = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(NSQ, np.int8)
+    st = np.zeros(ST_LEN, np.int32)
+    moves = np.zeros(MAX_MOVES, np.int32)
+    cq = np.zeros(MAX_MOVES, np.int64)
+    cc = np.zeros(MAX_MOVES, np.int64)
+    ck = np.zeros(MAX_MOVES, np.bool_)
+    marked = 0
+    for idx in range(lo, hi):
+        if vals[idx] != DRAW:
+            continue
+        side, n = _expand(idx, spec, vals, psq, board, st, moves, cq, cc, ck, sub_specs, sub_vals, sub_off,
+                          cap_sub, cap_flip, work)
+        win = False
+        all_lose = n > 0
+        for i in range(n):
+            c = cc[i]
+            if _is_loss(c):
+                win = True
+                break
+            if not _is_win(c):
+                all_lose = False
+        if win:
+            mark[idx] = 1
+            marked += 1
+        elif all_lose:
+            mark[idx] = 2
+            marked += 1
+    return marked
+
+
+@njit(cache=True, nogil=True)
+def _apply_marks(vals, mark, npos, order, lo, hi):
+    for idx in range(lo, hi):
+        if mark[idx] != 0:
+            vals[idx] = RULE_BASE + 2 * order + (1 if mark[idx] == 1 else 0)
+            mark[idx] = 0
+
+
+@njit(cache=True, nogil=True)
+def _buchi_sweep(spec, vals, in_z, in_a, checker, first, lo, hi, sub_specs, sub_vals, sub_off, cap_sub,
+                 cap_flip):
+    """One sweep of the attractor computation of the perpetual-check pass over indices [lo, hi) (one half).
+    ``first``: the sweep that seeds A with the checker's positions that have a quiet move staying in Z.
+    Returns how many positions joined A."""
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    work = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(NSQ, np.int8)
+    st = np.zeros(ST_LEN, np.int32)
+    moves = np.zeros(MAX_MOVES, np.int32)
+    cq = np.zeros(MAX_MOVES, np.int64)
+    cc = np.zeros(MAX_MOVES, np.int64)
+    ck = np.zeros(MAX_MOVES, np.bool_)
+    added = 0
+    for idx in range(lo, hi):
+        if in_z[idx] == 0 or in_a[idx] != 0:
+            continue
+        side, n = _expand(idx, spec, vals, psq, board, st, moves, cq, cc, ck, sub_specs, sub_vals, sub_off,
+                          cap_sub, cap_flip, work)
+        ok = False
+        if side == checker:
+            for i in range(n):
+                q = cq[i]
+                if q < 0:
+                    if not _is_win(cc[i]):         # a capture into a drawn (or won) smaller position: safe
+                        ok = True
+                        break
+                elif first:
+                    if not ck[i] and in_z[q] != 0:
+                        ok = True
+                        break
+                elif in_a[q] != 0:
+                    ok = True
+                    break
+        elif not first:
+            ok = True
+            for i in range(n):
+                q = cq[i]
+                c = cc[i]
+                if q < 0 or c != DRAW:
+                    if _is_loss(c):                # the defender wins outright
+                        ok = False
+                        break
+                elif in_a[q] == 0:
+                    if in_z[q] == 0 or not ck[i]:  # into a removed position, or a quiet escape
+                        ok = False
+                        break
+        if ok:
+            in_a[idx] = 1
+            added += 1
+    return added
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Driver
+# ----------------------------------------------------------------------------------------------------------------
+
+class BuildStats:
+    def __init__(self):
+        self.levels = 0
+        self.seconds = 0.0
+        self.rule_changed = 0
+        self.counts = {}
+
+
+def _split(n, parts):
+    step = -(-n // parts)
+    return [(i, min(n, i + step)) for i in range(0, n, step)]
+
+
+def capture_tables(material: Material, load_sub):
+    """Arrays describing, for each piece code that can be captured, the smaller table it leads to.
+    ``load_sub(material) -> uint16 values`` provides the smaller tables' values."""
+    subs = material.subtables()
+    specs = np.zeros((max(1, len(subs)), len(material.spec())), np.int64)
+    arrays = []
+    offsets = np.zeros(max(1, len(subs)), np.int64)
+    off = 0
+    for i, sub in enumerate(subs):
+        specs[i] = sub.spec()
+        vals = load_sub(sub)
+        if vals.shape[0] != sub.size:
+            raise ValueError(f"table {sub.name} has {vals.shape[0]} entries, expected {sub.size}")
+        arrays.append(vals)
+        offsets[i] = off
+        off += vals.shape[0]
+    sub_vals = np.concatenate(arrays) if arrays else np.zeros(1, np.uint16)
+    cap_sub = np.zeros(16, np.int64)
+    cap_flip = np.zeros(16, np.bool_)
+    for colour, kind, after in material.captures():
+        canon, flip = after.canonical()
+        cap_sub[colour * BLACK_BIT + kind] = subs.index(canon)
+        cap_flip[colour * BLACK_BIT + kind] = flip
+    return specs, sub_vals.astype(np.uint16), offsets, cap_sub, cap_flip
+
+
+def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: bool = True):
+    """Build the values of ``material`` (canonical).  ``load_sub(material)`` returns the values of a smaller
+    table; ``progress(fraction, text)`` is called now and then.  Returns (values uint16[size], BuildStats)."""
+    t0 = time.perf_counter()
+    stats = BuildStats()
+    spec = material.spec()
+    slot_pieces = material.slot_pieces()
+    size = material.size
+    npos = material.npos
+    vals = np.zeros(size, np.uint16)
+    counter = np.zeros(size, np.uint8)
+    sched = np.zeros(size, np.uint16)
+    sub_specs, sub_vals, sub_off, cap_sub, cap_flip = capture_tables(material, load_sub)
+    report = progress or (lambda f, t: None)
+
+    pool = ThreadPoolExecutor(max(1, threads))
+    try:
+        # Pass 1, in slices so that the progress bar moves.
+        slices = _split(size, max(8, min(256, size // 20000 + 1)))
+        max_sched = 0
+        done = 0
+        futures = [pool.submit(_init_range, spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off,
+                               cap_sub, cap_flip) for lo, hi in slices]
+        for fut, (lo, hi) in zip(futures, slices):
+            max_sched = max(max_sched, int(fut.result()))
+            done += hi - lo
+            report(0.3 * done / size, "init")
+        # Pass 2: levels.
+        level = 0
+        halves = _split(npos, 1)
+        while True:
+            level += 1
+            futs = [pool.submit(_propagate, spec, slot_pieces, vals, counter, sched, side, level, lo, hi)
+                    for side in (0, 1) for lo, hi in halves]
+            settled = sum(int(f.result()) for f in futs)
+            if level <= max_sched:
+                futs = [pool.submit(_sched_scan, vals, counter, sched, level, lo, hi) for lo, hi in _split(size, 2)]
+                settled += sum(int(f.result()) for f in futs)
+            report(0.3 + 0.6 * min(1.0, level / max(60, max_sched + 1)), f"ply {level}")
+            if settled == 0 and level >= max_sched:
+                break
+            if level >= MAX_DIST:
+                raise RuntimeError("distance overflow")
+        stats.levels = level
+        del counter, sched
+        if rule:
+            stats.rule_changed = rule_pass(material, vals, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, pool,
+                                           report)
+    finally:
+        pool.shutdown()
+    report(1.0, "done")
+    stats.seconds = time.perf_counter() - t0
+    return vals, stats
+
+
+def rule_pass(material, vals, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, pool, report):
+    """The perpetual-check correction (Asian rules).  Returns the number of positions it changed.
+
+    After the levels, ``DRAW`` entries are positions where neither side can force mate.  Some of them are
+    draws only because a side *C* keeps checking for ever -- under the Asian rules that side loses.  For each
+    side C that has a piece able to give check, with Z = the drawn positions, we solve the game "C must make
+    a non-checking move infinitely often, staying in Z" (a Buchi game, nested fixpoint):
+
+    * A = C-to-move positions of Z with a non-checking move into Z (or a capture into a drawn smaller
+      position), closed under: C-to-move positions with any move into A; positions of the other side O whose
+      every move goes into A, or to a position O loses, or a checking move of O into Z (see the limit
+      below);
+    * if A = Z we are done; otherwise Z - A is won by O (C to move: lost) and the round repeats with Z = A.
+
+    In Z - A, O's strategy uses only quiet moves (or moves into earlier rounds), C's quiet moves lead into
+    earlier rounds, so every endless line ends with C checking on every move while O never checks: a loss for
+    C.  Those positions get ``RULE_BASE + 2 * order + (1 if the side to move wins)`` where ``order`` numbers
+    the rounds (the winner keeps it from growing: into a lower order, or a quiet move into the same).
+    Then plain propagation (a move into a lost position wins, only moves into won ones lose) spreads these
+    results, and the passes repeat for both sides until nothing changes; rule-decided results of smaller
+    tables enter through captures the same way.
+
+    Limits: (1) mutual perpetual check (both sides check on every move: a draw) is handled conservatively --
+    a checking move of O never counts as O's way out, so a draw is never turned into a loss because of it, but
+    a few real wins of O that need O's own checks inside the cycle may stay draws; (2) perpetual chasing and
+    the other Asian rules about idle/one-check-one-chase cycles are not modelled; (3) no 60-move rule;
+    (4) rule-decided results carry an order, not a distance to mate.
+    """
+    npos = material.npos
+    size = material.size
+    spec = material.spec()
+    checkers = [c for c in (0, 1) if material.can_check(c)]
+    has_rule = bool((sub_vals >= RULE_BASE).any())
+    if not checkers and not has_rule:
+        return 0
+    mark = np.zeros(size, np.uint8)
+    in_z = np.zeros(size, np.uint8)
+    in_a = np.zeros(size, np.uint8)
+    order = 0
+    changed_total = 0
+    halves = [(0, npos), (npos, size)]
+
+    subs = (sub_specs, sub_vals, sub_off, cap_sub, cap_flip)
+    progress = True
+    while progress:
+        progress = False
+        # Plain propagation of rule-decided results.
+        while has_rule:
+            marked = sum(int(f.result()) for f in [pool.submit(_rule_propagate, spec, vals, mark, lo, hi, *subs)
+                                                   for lo, hi in halves])
+            if not marked:
+                break
+            for f in [pool.submit(_apply_marks, vals, mark, npos, order, lo, hi) for lo, hi in halves]:
+                f.result()
+            order += 1
+            changed_total += marked
+            progress = True
+        for checker in checkers:
+            report(0.9, f"perpetual check ({'red' if checker == 0 else 'black'})")
+            np.copyto(in_z, (vals == DRAW).view(np.uint8))
+            removed_total = 0
+            while True:
+                in_a[:] = 0
+                for f in [pool.submit(_buchi_sweep, spec, vals, in_z, in_a, checker, True, lo, hi, *subs)
+                          for lo, hi in halves]:
+                    f.result()
+                while True:
+                    added = sum(int(f.result()) for f in
+                                [pool.submit(_buchi_sweep, spec, vals, in_z, in_a, checker, False, lo, hi, *subs)
+                                 for lo, hi in halves])
+                    if not added:
+                        break
+                removed = (in_z != 0) & (in_a == 0)
+                n_removed = int(removed.sum())
+                if n_removed == 0:
+                    break
+                # Round results: the checker to move loses, the other side to move wins.
+                side_of = np.zeros(size, np.bool_)
+                side_of[npos:] = True
+                winner_moves = side_of != bool(checker)
+                vals[removed & winner_moves] = RULE_BASE + 2 * order + 1
+                vals[removed & ~winner_moves] = RULE_BASE + 2 * order
+                order += 1
+                np.copyto(in_z, in_a)
+                removed_total += n_removed
+            if removed_total:
+                changed_total += removed_total
+                has_rule = True
+                progress = True
+        if order >= (0xFFFF - RULE_BASE) // 2:
+            raise RuntimeError("too many perpetual-check rounds")
+    return changed_total

@@ -1,0 +1,641 @@
+"""Endgame tablebases: index, generator (checked against an independent mate search), file format, errors,
+cache, the search-facing probe and the perpetual-check rule."""
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from engine.egtb.build import Builder, plan
+from engine.egtb.cache import MODE_DEFER
+from engine.egtb.generate import generate_table, RULE_BASE
+from engine.egtb.index import MAX_SLOTS, MIRROR, FLIP, MaterialError, decode, encode_board, \
+    parse_material
+from engine.egtb.probe import (Tablebases, UNKNOWN, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
+                               tb_probe_st, tb_score)
+from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
+from engine.tt import MATE_SCORE
+from engine.xiangqi.position import Position, FenError, piece_char
+
+pytestmark = pytest.mark.filterwarnings("ignore:Code running in object mode")
+
+SMALL = ["KRvK", "KNvK", "KCvK", "KPvK", "KCvKA", "KRvKA"]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Helpers
+# ------------------------------------------------------------------------------------------------------------
+
+def board_fen(board, side):
+    rows = []
+    for rank in range(9, -1, -1):
+        row, empty = "", 0
+        for f in range(9):
+            p = int(board[rank * 9 + f])
+            if not p:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += piece_char(p)
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + (" w" if side == 0 else " b") + " - - 0 1"
+
+
+def legal_positions(material, values):
+    """(index, Position, code) of every legal position of a table."""
+    spec = material.spec()
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    for idx in range(material.size):
+        if values[idx] == 1:
+            continue
+        side = decode(idx, spec, psq, board)
+        assert side >= 0
+        yield idx, Position(board_fen(board, side)), int(values[idx])
+
+
+class Solver:
+    """An independent exhaustive mate search over Position.legal_moves (memoised by Zobrist key)."""
+
+    def __init__(self):
+        self.memo = {}
+
+    def can_mate(self, pos, n):
+        """Can the side to move force mate within n plies (n odd)?"""
+        if n < 1:
+            return False
+        key = (pos.key, n, 1)
+        if key in self.memo:
+            return self.memo[key]
+        result = False
+        for m in pos.legal_moves():
+            pos.push(m)
+            ok = self.is_mated(pos, n - 1)
+            pos.pop()
+            if ok:
+                result = True
+                break
+        self.memo[key] = result
+        return result
+
+    def is_mated(self, pos, n):
+        """Is the side to move mated (no legal move) within n plies (n even), whatever it does?"""
+        moves = pos.legal_moves()
+        if not moves:
+            return True
+        if n < 2:
+            return False
+        key = (pos.key, n, 0)
+        if key in self.memo:
+            return self.memo[key]
+        result = True
+        for m in moves:
+            pos.push(m)
+            ok = self.can_mate(pos, n - 1)
+            pos.pop()
+            if not ok:
+                result = False
+                break
+        self.memo[key] = result
+        return result
+
+    def exact(self, pos, d):
+        """Does the side to move win (d odd) / lose (d even) in exactly d plies?"""
+        if d % 2:
+            return self.can_mate(pos, d) and not self.can_mate(pos, d - 2)
+        return self.is_mated(pos, d) and (d == 0 or not self.is_mated(pos, d - 2))
+
+
+@pytest.fixture(scope="module")
+def tbdir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("tables")
+    Builder(d).build(SMALL + ["KRvKN"])
+    return d
+
+
+@pytest.fixture(scope="module")
+def values(tbdir):
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            with TableFile(table_path(tbdir, name)) as f:
+                cache[name] = f.read_all()
+        return cache[name]
+    return get
+
+
+@pytest.fixture(scope="module")
+def memory_values(tbdir):
+    """Values straight from the generator (illegal entries still marked), built from the files of tbdir."""
+    b = Builder(tbdir)
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = generate_table(parse_material(name), b.load)[0]
+        return cache[name]
+    return get
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Materials and index
+# ------------------------------------------------------------------------------------------------------------
+
+def test_material_names_and_orientation():
+    assert parse_material("KCPvKAA").name == "KCPvKAA"
+    assert parse_material("KPCvKAA").name == "KCPvKAA"
+    assert parse_material("KNvKAB").name == "KNvKAB"
+    assert parse_material("KHvKEA").name == "KNvKAB"
+    m, flip = parse_material("KAAvKR").canonical()
+    assert (m.name, flip) == ("KRvKAA", True)
+    assert parse_material("KRvKN").canonical() == (parse_material("KRvKN"), False)
+    assert parse_material("KRvK").size == 2 * 45 * 90
+    assert parse_material("KRRvKAB").size == 2 * 45 * 4005 * 5 * 7
+    assert parse_material("KPvKAABB").size == 2 * 45 * 55 * 10 * 21
+    assert {m.name for m in parse_material("KRvKA").subtables()} == {"KRvK", "KAvK"}
+    assert [m.name for m in plan(["KRvKA"])][-1] == "KRvKA"
+    for bad in ("KRK", "KXvK", "KRRRvK", ""):
+        with pytest.raises(MaterialError):
+            parse_material(bad)
+
+
+@pytest.mark.parametrize("name", ["KRvK", "KRRvKAB", "KCPvKAA", "KPPvKBB", "KNvKAB"])
+def test_index_round_trip(name):
+    m = parse_material(name)
+    spec = m.spec()
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    work = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    rng = random.Random(name)
+    seen = 0
+    for _ in range(3000):
+        idx = rng.randrange(m.size)
+        side = decode(idx, spec, psq, board)
+        if side < 0:
+            continue
+        seen += 1
+        assert encode_board(board, side, spec, False, work) == idx
+        # The mirror image has the same index when the generals are not both on the central file.
+        mirrored = board[MIRROR]
+        if psq[0] % 9 != 4 or psq[1] % 9 != 4:
+            assert encode_board(mirrored, side, spec, False, work) == idx
+        # Colours swapped and the board turned over: found through the flip.
+        flipped = np.zeros(90, np.int8)
+        for sq in range(90):
+            p = board[sq]
+            if p:
+                flipped[FLIP[sq]] = p ^ 8
+        assert encode_board(flipped, side ^ 1, spec, True, work) == idx
+    assert seen > 300
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Known facts
+# ------------------------------------------------------------------------------------------------------------
+
+def _can_capture(pos, kinds):
+    return any((pos.board[m & 127] & 7) in kinds for m in pos.legal_moves())
+
+
+def test_bare_kings_and_defenders_draw(values):
+    for name in ("KvK", "KAvK"):
+        v = values(name)
+        assert set(np.unique(v)) <= {0}          # file values: illegal entries filled, all draws
+
+
+@pytest.mark.parametrize("name,kind", [("KRvK", 5), ("KNvK", 4)])
+def test_rook_and_horse_beat_a_bare_general(memory_values, name, kind):
+    """With the piece's side to move every legal position is won; with the bare general to move it is lost
+    unless the general can take the piece (then KvK, a draw).  (A lone horse does win: 单马胜单将.)"""
+    m = parse_material(name)
+    n = 0
+    for idx, pos, code in legal_positions(m, memory_values(name)):
+        n += 1
+        if pos.side == 0:
+            assert code_wdl(code) == 1, pos.fen()
+        elif _can_capture(pos, (kind,)):
+            assert code == 0, pos.fen()
+        else:
+            assert code_wdl(code) == -1, pos.fen()
+    assert n > 4000
+
+
+def test_lone_cannon_cannot_mate(memory_values):
+    for name in ("KCvK", "KCvKA"):
+        codes = memory_values(name)
+        assert set(np.unique(codes)) == {0, 1}, name     # draws and illegal entries only
+
+
+def test_pawn_wins_unless_on_the_last_rank(memory_values):
+    """KPvK: with Red to move the pawn wins from every square except Black's back rank (a 底兵 draws);
+    with Black to move it is lost unless the pawn is on the back rank or the general can take it."""
+    m = parse_material("KPvK")
+    for idx, pos, code in legal_positions(m, memory_values("KPvK")):
+        pawn = int(np.flatnonzero(pos.board == 7)[0])
+        if pawn // 9 == 9:
+            assert code == 0, pos.fen()
+        elif pos.side == 0:
+            assert code_wdl(code) == 1, pos.fen()
+        elif _can_capture(pos, (7,)):
+            assert code == 0, pos.fen()
+        else:
+            assert code_wdl(code) == -1, pos.fen()
+
+
+@pytest.mark.parametrize("name,maxd,count", [("KRvK", 5, 30), ("KNvK", 7, 30), ("KPvK", 7, 30), ("KRvKA", 7, 30)])
+def test_distances_match_independent_search(memory_values, name, maxd, count):
+    m = parse_material(name)
+    codes = memory_values(name)
+    rng = random.Random(7)
+    spec = m.spec()
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    solver = Solver()
+    checked = {"win": 0, "loss": 0, "draw": 0}
+    tries = 0
+    while sum(checked.values()) < count and tries < 200000:
+        tries += 1
+        idx = rng.randrange(m.size)
+        code = int(codes[idx])
+        if code == 1:
+            continue
+        side = decode(idx, spec, psq, board)
+        pos = Position(board_fen(board, side))
+        if code == 0:
+            if checked["draw"] >= count // 5:
+                continue
+            # Not mated, and no mate, within the horizon.
+            assert not solver.can_mate(pos, maxd) and not solver.is_mated(pos, maxd - 1), pos.fen()
+            checked["draw"] += 1
+            continue
+        d = code_plies(code)
+        if d > maxd:
+            continue
+        kind = "win" if d % 2 else "loss"
+        assert solver.exact(pos, d), (pos.fen(), d)
+        checked[kind] += 1
+    assert checked["win"] > 3 and checked["loss"] > 3
+
+
+def test_longest_mates(values, tbdir):
+    for name, longest in (("KRvK", 4), ("KNvK", 14), ("KPvK", 20), ("KRvKA", 10)):
+        with TableFile(table_path(tbdir, name)) as f:
+            assert f.max_dist == longest, name
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Probing, best moves, command line
+# ------------------------------------------------------------------------------------------------------------
+
+def test_probe_and_flipped_colours(tbdir):
+    tbs = Tablebases(tbdir)
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")) == "win 1"
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/3R5/5K3 b - - 0 1")) == "loss 4"
+    # Black has the rook: the KRvK table read upside down.
+    assert str(tbs.probe("3k5/9/9/9/9/9/9/9/3r5/5K3 w - - 0 1")) == "loss 2"
+    assert str(tbs.probe("5k3/3r5/9/9/9/9/9/9/9/4K4 b - - 0 1")).startswith("win")
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")) == "draw"
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/2RR5/5K3 w - - 0 1")) == "unknown"   # no KRRvK table here
+    assert tbs.take_errors() == []
+
+
+def test_best_move_mates_in_the_announced_distance(tbdir):
+    tbs = Tablebases(tbdir)
+    for fen in ("9/4k4/9/9/9/9/9/9/9/N2K5 w - - 0 1", "4k4/9/9/9/9/9/4P4/9/9/3K5 w - - 0 1",
+                "4k4/9/9/9/9/9/9/9/3R5/5K3 b - - 0 1", "3k5/4a4/9/9/9/9/9/9/2R6/5K3 w - - 0 1"):
+        pos = Position(fen)
+        start = tbs.probe(pos)
+        assert start.kind in ("win", "loss"), fen
+        for ply in range(start.plies):
+            assert tbs.probe(pos).plies == start.plies - ply
+            pos.push(tbs.best_move(pos))
+        assert pos.legal_moves() == [], fen
+        assert tbs.best_move(pos) is None
+
+
+def test_cli_build_and_probe(tmp_path):
+    from engine.egtb.cli import tb
+    runner = CliRunner()
+    r = runner.invoke(tb, ["build", "KRvK", "--dir", str(tmp_path), "-q"])
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["KRvK.xtb", "KvK.xtb"]
+    r = runner.invoke(tb, ["probe", "--fen", "4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1", "--dir", str(tmp_path)])
+    assert r.exit_code == 0 and r.output.strip() == "win 1"
+    r = runner.invoke(tb, ["probe", "--fen", "4k4/9/9/9/9/9/9/9/3R5/5K3 b - - 0 1", "--dir", str(tmp_path),
+                           "--best"])
+    assert r.output.split("\n")[0] == "loss 4"
+    r = runner.invoke(tb, ["probe", "--fen", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", "--dir", str(tmp_path / "no")])
+    assert r.output.strip().endswith("unknown")
+    r = runner.invoke(tb, ["build", "KXvK", "--dir", str(tmp_path)])
+    assert r.exit_code == 2
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Files
+# ------------------------------------------------------------------------------------------------------------
+
+def test_file_round_trip(tmp_path, memory_values):
+    codes = memory_values("KRvKA")
+    m = parse_material("KRvKA")
+    path = tmp_path / "KRvKA.xtb"
+    size = write_table(path, "KRvKA", codes, m.npos, chunk=1000)
+    assert path.stat().st_size == size
+    with TableFile(path) as f:
+        assert (f.name, f.size, f.npos, f.chunk, f.nchunks) == ("KRvKA", m.size, m.npos, 1000, 41)
+        assert f.value_bytes == 1 and f.max_dist == 10
+        back = f.read_all()
+    legal = codes != 1
+    assert np.array_equal(back[legal], codes[legal])
+    # Two-byte values survive too.
+    big = codes.copy()
+    big[legal & (codes == 0)] = RULE_BASE + 3
+    write_table(path, "KRvKA", big, m.npos, chunk=4096)
+    with TableFile(path) as f:
+        assert f.value_bytes == 2 and np.array_equal(f.read_all()[legal], big[legal])
+    assert [p.name for p in tmp_path.iterdir()] == ["KRvKA.xtb"]          # no temporary left
+
+
+def test_interrupted_write_leaves_nothing(tmp_path, monkeypatch, memory_values):
+    import engine.egtb.store as store
+    codes = memory_values("KRvK")
+    old = tmp_path / "KRvK.xtb"
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(store.os, "fsync", boom)
+    with pytest.raises(KeyboardInterrupt):
+        write_table(old, "KRvK", codes, 4050)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _copy_tables(src, dst, names):
+    for n in names:
+        (dst / f"{n}.xtb").write_bytes(table_path(src, n).read_bytes())
+
+
+def test_corrupt_chunk_is_reported_once_and_the_engine_goes_on(tbdir, tmp_path):
+    _copy_tables(tbdir, tmp_path, ["KRvK", "KvK", "KRvKA", "KAvK"])
+    path = tmp_path / "KRvKA.xtb"
+    data = bytearray(path.read_bytes())
+    with TableFile(path) as f:
+        off = int(f.offsets[0]) + 5
+    data[off] ^= 0xFF
+    path.write_bytes(bytes(data))
+    tbs = Tablebases(tmp_path)
+    pos = Position("3k5/4a4/9/9/9/9/9/9/2R6/5K3 w - - 0 1")      # KRvKA, chunk 0
+    assert str(tbs.probe(pos)) == "unknown"
+    errors = tbs.take_errors()
+    assert len(errors) == 1 and "checksum" in errors[0] and "KRvKA" in errors[0]
+    assert str(tbs.probe(pos)) == "unknown"
+    assert tbs.take_errors() == []                                 # reported once
+    assert tb_probe(tbs.arrays, pos.board, pos.side, True) == UNKNOWN
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")) == "win 1"   # other tables still work
+    assert "KRvKA" not in tbs.names
+
+
+@pytest.mark.parametrize("damage,message", [("magic", "bad magic"), ("truncate", "truncated"),
+                                            ("header", "header checksum"), ("table", "chunk table")])
+def test_broken_files_are_left_out(tbdir, tmp_path, damage, message):
+    _copy_tables(tbdir, tmp_path, ["KRvK", "KvK"])
+    path = tmp_path / "KRvK.xtb"
+    data = bytearray(path.read_bytes())
+    if damage == "magic":
+        data[0:8] = b"NOTATABL"
+    elif damage == "truncate":
+        data = data[:-10]
+    elif damage == "header":
+        data[20] ^= 1
+    else:
+        data[HEADER_SIZE + 2] ^= 1
+    path.write_bytes(bytes(data))
+    tbs = Tablebases(tmp_path)
+    errors = tbs.take_errors()
+    assert len(errors) == 1 and message in errors[0], errors
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")) == "unknown"
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")) == "draw"
+    assert tbs.take_errors() == []
+
+
+def test_missing_directory(tmp_path):
+    tbs = Tablebases(tmp_path / "nowhere")
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")) == "unknown"
+    assert tbs.take_errors() == [f"tablebase directory {tmp_path / 'nowhere'} missing"]
+    assert tbs.take_errors() == []
+
+
+def test_missing_file_is_rebuilt_and_unknown_meanwhile(tbdir, tmp_path):
+    _copy_tables(tbdir, tmp_path, ["KRvK", "KvK"])
+    (tmp_path / "KRvK.xtb").unlink()
+    tbs = Tablebases(tmp_path)
+    assert str(tbs.probe("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")) == "unknown"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Cache and the search-facing API
+# ------------------------------------------------------------------------------------------------------------
+
+def test_lru_eviction_under_a_tiny_memory_limit(tmp_path, memory_values):
+    m = parse_material("KRvKA")
+    codes = memory_values("KRvKA")
+    write_table(tmp_path / "KRvKA.xtb", "KRvKA", codes, m.npos, chunk=512)
+    tbs = Tablebases(tmp_path, memory_mb=3 * 512 * 2 / (1 << 20))           # room for 3 chunks
+    assert tbs.pool.nslots == 3 and tbs.pool.memory_bytes <= tbs.memory_limit
+    rng = random.Random(3)
+    legal = np.flatnonzero(codes != 1)
+    spec = m.spec()
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    for idx in rng.sample(list(legal), 300):
+        side = decode(int(idx), spec, psq, board)
+        assert tbs.probe_code(board, side) == codes[idx]
+        assert tbs.pool.resident <= 3
+    st = tbs.stats()
+    assert st["evictions"] > 200 and st["cache_bytes"] <= st["limit_bytes"]
+    # Least recently used goes first: touch chunk A, load B and C, touch A, load D -> B is evicted.
+    tbs2 = Tablebases(tmp_path, memory_mb=3 * 512 * 2 / (1 << 20))
+    for g in (0, 1, 2, 0, 3):
+        tbs2._ensure(g)
+    assert sorted(int(g) for g in tbs2.pool.slot_chunk) == [0, 2, 3]
+
+
+def test_disk_only_beyond_egtbply(tbdir):
+    """tb_probe(allow_disk=False) (deep in the tree) never reads a file; allow_disk=True (near the root) does,
+    at once (MODE_SYNC, through numba's objmode) or on the driver's next load_pending() (MODE_DEFER)."""
+    pos = Position("3k5/4a4/9/9/9/9/9/9/2R6/5K3 w - - 0 1")
+    expected = Tablebases(tbdir).probe_code(pos.board, pos.side)
+    assert code_wdl(expected) == 1
+    tbs = Tablebases(tbdir)
+    assert tb_probe(tbs.arrays, pos.board, pos.side, False) == UNKNOWN
+    assert tbs.stats()["loads"] == 0
+    assert tb_probe(tbs.arrays, pos.board, pos.side, True) == expected
+    assert tbs.stats()["loads"] == 1
+    assert tb_probe(tbs.arrays, pos.board, pos.side, False) == expected        # now in memory
+    deferred = Tablebases(tbdir, mode=MODE_DEFER)
+    assert tb_probe(deferred.arrays, pos.board, pos.side, True) == UNKNOWN
+    assert tb_probe(deferred.arrays, pos.board, pos.side, False) == UNKNOWN
+    assert deferred.load_pending() == 1
+    assert tb_probe(deferred.arrays, pos.board, pos.side, False) == expected
+
+
+def test_search_facing_helpers(tbdir):
+    pos = Position("4k4/9/9/9/9/9/9/9/3R5/5K3 b - - 0 1")
+    tbs = Tablebases(tbdir)
+    assert tb_probe_st(tbs.arrays, pos.board, pos.st, True) == (True, -1, 4)
+    none = no_tablebases()
+    assert none.take_errors() == [] and none.names == []
+    assert tb_probe_st(none.arrays, pos.board, pos.st, True) == (False, 0, -1)
+    assert arrays_type() == __import__("numba").typeof(tbs.arrays)      # one signature for every table set
+
+
+def test_scores_for_the_search():
+    assert tb_score(2 + 7, 3) == MATE_SCORE - 10
+    assert tb_score(2 + 4, 1) == -(MATE_SCORE - 5)
+    assert tb_score(0, 5) == 0
+    assert 0 < tb_score(RULE_BASE + 1, 2) < MATE_SCORE - 400
+    assert tb_score(RULE_BASE, 2) < 0
+    assert code_plies(RULE_BASE + 1) == -1 and code_wdl(RULE_BASE + 1) == 1
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Perpetual check
+# ------------------------------------------------------------------------------------------------------------
+
+PERPETUAL = "9/9/4k4/9/n8/9/9/3K5/9/3R5 b - - 0 1"
+
+
+def test_perpetual_check_is_no_draw(tbdir, memory_values):
+    """KRvKN, Black to move: every move but Na5-c4+ loses to a mate; after Nc4+ Kd1 Nb2+ Kd2 Nc4+ ... the red
+    general has one legal move each time and Black can only go on checking.  A plain retrograde analysis calls
+    it a draw; under the Asian rules Black (the perpetual checker) loses."""
+    tbs = Tablebases(tbdir)
+    pos = Position(PERPETUAL)
+    assert str(tbs.probe(pos)) == "loss (perpetual check rule)"
+    plain, _ = generate_table(parse_material("KRvKN"), Builder(tbdir).load, rule=False)
+    spec = parse_material("KRvKN").spec()
+    work = np.zeros(MAX_SLOTS, np.int64)
+    assert plain[encode_board(pos.board, pos.side, spec, False, work)] == 0      # "draw" without the rule
+    # Independent check of the cycle: every other Black move is mated (Solver), the checks are forced replies.
+    solver = Solver()
+    for m in pos.legal_moves():
+        pos.push(m)
+        if pos.in_check():
+            assert len(pos.legal_moves()) == 1
+        else:
+            d = tbs.probe(pos).plies
+            assert d is not None and d % 2 == 1 and (d > 5 or solver.exact(pos, d))
+        pos.pop()
+    # Following the recommended moves repeats the checking cycle.
+    pos.push(tbs.best_move(pos))
+    assert pos.in_check()
+    seen = []
+    for _ in range(8):
+        seen.append(pos.fen().split(" ")[0])
+        pos.push(tbs.best_move(pos))
+    assert len(set(seen)) == 4
+
+
+def test_rule_results_are_locally_consistent(memory_values):
+    """Every position the rule decided: the loser's moves all go into the winner's wins or are checks that
+    keep the cycle; the winner has a move into a loss of the loser."""
+    codes = memory_values("KRvKN")
+    m = parse_material("KRvKN")
+    ruled = np.flatnonzero(codes >= RULE_BASE)
+    assert 1000 < ruled.size < 5000
+    spec = m.spec()
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    work = np.zeros(MAX_SLOTS, np.int64)
+    rng = random.Random(5)
+    for idx in rng.sample(list(ruled), 60):
+        side = decode(int(idx), spec, psq, board)
+        pos = Position(board_fen(board, side))
+        wins = code_wdl(int(codes[idx])) == 1
+        children = []
+        for mv in pos.legal_moves():
+            pos.push(mv)
+            if pos.board.astype(bool).sum() == 4:
+                c = int(codes[encode_board(pos.board, pos.side, spec, False, work)])
+            else:
+                c = None                                   # a capture: KRvK / KNvK, never a loss for the taker
+            children.append((c, pos.in_check()))
+            pos.pop()
+        if wins:
+            assert any(c is not None and code_wdl(c) == -1 for c, _ in children)
+        else:
+            for c, check in children:
+                assert c is not None and (code_wdl(c) == 1 or check)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Whole-table consistency (independent of the retrograde machinery)
+# ------------------------------------------------------------------------------------------------------------
+
+def bellman_errors(tbs, name, sample, rng):
+    """Check sampled positions against their children, found by forward move generation: a win in d has a
+    child lost in d - 1 and none lost sooner; a loss in d has only children won, the slowest in d - 1 (no
+    move: lost in 0); a draw has no lost child and a drawn one.  Tables that satisfy this everywhere are exact
+    (induction on the true distance)."""
+    m = parse_material(name)
+    with TableFile(table_path(tbs.directory, name)) as f:
+        codes = f.read_all()
+    spec = m.spec()
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    errors = []
+    checked = 0
+    while checked < sample:
+        idx = rng.randrange(m.size)
+        side = decode(idx, spec, psq, board)
+        if side < 0:
+            continue
+        try:
+            pos = Position(board_fen(board, side))
+        except FenError:
+            continue
+        checked += 1
+        code = int(codes[idx])
+        kids = []
+        for mv in pos.legal_moves():
+            pos.push(mv)
+            kids.append(tbs.probe_code(pos.board, pos.side))
+            pos.pop()
+        assert UNKNOWN not in kids
+        lost = [code_plies(c) for c in kids if code_wdl(c) == -1]
+        won = [code_plies(c) for c in kids if code_wdl(c) == 1]
+        if lost:
+            expect = 2 + min(lost) + 1
+        elif len(won) == len(kids):
+            expect = 2 + (max(won) + 1 if won else 0)
+        else:
+            expect = 0
+        if code != expect:
+            errors.append((pos.fen(), code, expect))
+    return errors
+
+
+@pytest.mark.parametrize("name", ["KRvKA", "KNvK", "KPvK", "KCvKA"])
+def test_every_value_agrees_with_its_children(tbdir, name):
+    tbs = Tablebases(tbdir)
+    assert bellman_errors(tbs, name, 1500, random.Random(name)) == []
+
+
+def test_chunk_methods_round_trip():
+    import zstandard
+    from engine.egtb.store import RAW, RLE, _rle_bytes, decode_chunk, encode_chunk
+    c, d = zstandard.ZstdCompressor(level=3), zstandard.ZstdDecompressor()
+    rng = np.random.default_rng(1)
+    noisy = rng.integers(0, 40, 5000).astype(np.uint16)
+    runs = np.repeat(np.array([0, 7, 1, 1, 9, 0], np.uint16), [3000, 1000, 500, 200, 100, 200])   # 1 = don't care
+    for values, width in ((noisy, 1), (runs, 1), (runs + 300, 2)):
+        blob = encode_chunk(values, width, c)
+        back = decode_chunk(blob, width, values.size, d)
+        legal = values != 1
+        assert np.array_equal(back[legal], values[legal])
+        rle = bytes([RLE]) + c.compress(_rle_bytes(back, width))
+        assert np.array_equal(decode_chunk(rle, width, values.size, d), back)
+    assert encode_chunk(noisy, 1, c)[0] == RAW
+    with pytest.raises(ValueError):
+        decode_chunk(bytes([7]) + c.compress(b"x"), 1, 1, d)
