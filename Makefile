@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup play test bench clean
+.PHONY: setup play test bench match clean
 
 # The stamp is remade whenever pyproject.toml changes, so a new dependency is installed without ceremony.
 $(STAMP): pyproject.toml
@@ -24,9 +24,25 @@ play: setup
 test: setup
 	$(BIN)/python -m pytest -n 2 -q tests
 
+# The quick benchmarks (about 20 minutes on 2 cores), ours beside Fairy-Stockfish's in the same run:
+# move generation (perft), mate puzzles at 1 s, search speed at 2 s a position and the `shuai bench` signature.
 bench: setup
 	$(BIN)/python scripts/bench_perft.py
+	$(BIN)/python scripts/bench_mates.py --movetime 1000
+	$(BIN)/python scripts/bench_search.py --movetime 2000
+
+# The long matches (hours): Shuai vs MaxQi, vs Fairy-Stockfish, and a 100-game time-forfeit check;
+# PGN, engine logs and summaries under $(MATCH_OUT).  See scripts/match.sh for the knobs (games, time controls).
+MATCH_OUT ?= /tmp/shuai-match
+match: setup
+	OUT=$(MATCH_OUT) scripts/match.sh all
 
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# Endgame tables: every one-attacker ending and the two-attacker endings listed in tablebases/README.md.
+# Tables already present are kept; an interrupted build leaves no broken file (each file is renamed into place).
+.PHONY: tablebases
+tablebases: $(STAMP)
+	$(BIN)/python -m engine.egtb.cli build --default --dir tablebases

@@ -1,0 +1,73 @@
+#!/bin/sh
+# The long matches of issue 4, played with `shuai match` (openings tests/data/openings.epd, colours swapped).
+#
+# Usage: scripts/match.sh [maxqi|fsf|forfeit|all ...]        (default: all; `make match` runs all)
+#   maxqi    Shuai vs MaxQi            MAXQI_GAMES (40)   at MAXQI_TC (20+0.2)     target: >= 75 % for Shuai
+#   fsf      Shuai vs Fairy-Stockfish  FSF_GAMES (20)     at FSF_TC (20+0.2), both Hash 64 MB, FSF over UCI
+#   forfeit  Shuai vs MaxQi            FORFEIT_GAMES (100) at FORFEIT_TC (10+0.1)  count time forfeits (want 0)
+# Environment: OUT (directory for PGN, engine logs and summaries; default /tmp/shuai-match),
+#   CONCURRENCY (games at once; default 1 - keep 1 on a loaded 2-core machine, the clocks are real),
+#   SHUAI (engine command, default .venv/bin/shuai), MAXQI, FSF (reference engine paths),
+#   SHUAI_REV (a git revision, e.g. HEAD: play that commit, exported to $OUT/shuai-<commit> and warmed up,
+#   so that edits to the working tree during a long match do not change the engine under test).
+# Each match writes $OUT/<name>.pgn, $OUT/<name>.log (all engine traffic) and $OUT/<name>.txt (the summary);
+# a rerun starts those files afresh.  Needs: apt-get install fairy-stockfish fairymax.
+set -e
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/shuai-match}
+CONCURRENCY=${CONCURRENCY:-1}
+SHUAI=${SHUAI:-.venv/bin/shuai}
+MAXQI=${MAXQI:-/usr/games/maxqi}
+FSF=${FSF:-/usr/games/fairy-stockfish}
+PY=.venv/bin/python
+[ -x "$PY" ] || PY=python3
+mkdir -p "$OUT"
+SHUAI_DIR=.
+if [ -n "$SHUAI_REV" ]; then
+    rev=$(git rev-parse --short "$SHUAI_REV")
+    SHUAI_DIR=$OUT/shuai-$rev
+    if [ ! -d "$SHUAI_DIR" ]; then
+        mkdir -p "$SHUAI_DIR.tmp" && git archive "$rev" | tar -x -C "$SHUAI_DIR.tmp" && mv "$SHUAI_DIR.tmp" "$SHUAI_DIR"
+    fi
+    PYABS=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
+    # Run from $SHUAI_DIR: `python -m engine` imports the exported copy.  `env -u`: the match runner imports the
+    # working tree's engine package, whose numba set-up exports NUMBA_CACHE_DIR / NUMBA_CACHE_LOCATOR_CLASSES;
+    # inherited, they make another version's engine load the working tree's cache locator and fail.
+    SHUAI="env -u NUMBA_CACHE_DIR -u NUMBA_CACHE_LOCATOR_CLASSES $PYABS -m engine"
+    (cd "$SHUAI_DIR" && $SHUAI warmup)
+    echo "Shuai: commit $rev in $SHUAI_DIR"
+fi
+
+play() {   # play NAME GAMES TC OPPONENT-SPEC
+    name=$1 games=$2 tc=$3 opponent=$4
+    rm -f "$OUT/$name.pgn" "$OUT/$name.log" "$OUT/$name.txt"
+    echo "== $name: $games games at $tc, concurrency $CONCURRENCY -> $OUT/$name.{pgn,log,txt}"
+    "$PY" -m engine.match.cli \
+        --engine "name=Shuai dir=$SHUAI_DIR cmd='$SHUAI'" \
+        --engine "$opponent" \
+        --games "$games" --tc "$tc" --concurrency "$CONCURRENCY" \
+        --openings tests/data/openings.epd \
+        --event "shuai match: $name" \
+        --pgn "$OUT/$name.pgn" --log "$OUT/$name.log" | tee "$OUT/$name.txt"
+    forfeits=$(grep -c '^\[Termination "time forfeit"\]' "$OUT/$name.pgn" || true)
+    echo "$name: time forfeits $forfeits (PGN Termination tags: $(grep '^\[Termination' "$OUT/$name.pgn" \
+        | sort | uniq -c | sed 's/\[Termination //; s/\]//' | tr -s ' \n' ' '))" | tee -a "$OUT/$name.txt"
+}
+
+[ $# -eq 0 ] && set -- all
+for what in "$@"; do
+    case $what in
+        maxqi|all)
+            play maxqi "${MAXQI_GAMES:-40}" "${MAXQI_TC:-20+0.2}" "proto=xboard $MAXQI" ;;
+    esac
+    case $what in
+        fsf|all)
+            play fsf "${FSF_GAMES:-20}" "${FSF_TC:-20+0.2}" "proto=uci option.Hash=64 $FSF" ;;
+    esac
+    case $what in
+        forfeit|all)
+            play forfeit "${FORFEIT_GAMES:-100}" "${FORFEIT_TC:-10+0.1}" "proto=xboard $MAXQI" ;;
+        maxqi|fsf) ;;
+        *) echo "unknown match '$what' (maxqi, fsf, forfeit or all)" >&2; exit 2 ;;
+    esac
+done
