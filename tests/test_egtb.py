@@ -639,3 +639,11 @@ def test_chunk_methods_round_trip():
     assert encode_chunk(noisy, 1, c)[0] == RAW
     with pytest.raises(ValueError):
         decode_chunk(bytes([7]) + c.compress(b"x"), 1, 1, d)
+
+
+def test_probe_command_exits_nonzero_when_tables_are_missing(tmp_path):
+    from click.testing import CliRunner
+    from engine.cli import main
+    result = CliRunner().invoke(main, ["tb", "probe", "--fen", "4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1",
+                                       "--dir", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and "unknown" in result.output

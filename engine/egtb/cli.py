@@ -89,9 +89,12 @@ def probe_cmd(fen, directory, best):
         sys.exit(2)
     tbs = Tablebases(directory)
     result = tbs.probe(pos)
-    for msg in tbs.take_errors():
+    errors = list(tbs.take_errors())
+    for msg in errors:
         click.echo(f"error: {msg}", err=True)
     click.echo(str(result))
+    if errors and result.kind == "unknown":
+        sys.exit(2)             # the answer is unknown because of the error (missing directory, corrupt table)
     if best and result.kind != "unknown":
         move = tbs.best_move(pos)
         click.echo(f"bestmove {move}" if move else "nobestmove")
