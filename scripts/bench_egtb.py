@@ -34,28 +34,11 @@ from engine.egtb.build import Builder                                   # noqa: 
 from engine.egtb.index import MAX_SLOTS, decode, parse_material         # noqa: E402
 from engine.egtb.probe import Tablebases, tb_probe, code_plies          # noqa: E402
 from engine.egtb.store import TableFile, table_path                     # noqa: E402
-from engine.xiangqi.position import Position, piece_char               # noqa: E402
+from engine.xiangqi.position import board_fen, Position               # noqa: E402
 
 DEFAULT_TABLES = ["KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KRvKAA", "KRvKB", "KRvKAB", "KNvKA", "KNvKB",
                   "KNvKAA", "KPvKA", "KPvKB", "KCvKA", "KRvKAABB", "KCPvK", "KRNvK", "KNPvK", "KCPvKA"]
 FSF = "/usr/games/fairy-stockfish"
-
-
-def board_fen(board, side):
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for f in range(9):
-            p = int(board[rank * 9 + f])
-            if not p:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += piece_char(p)
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + (" w" if side == 0 else " b") + " - - 0 1"
 
 
 def sample_positions(directory, names, rng, want, predicate):

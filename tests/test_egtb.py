@@ -15,7 +15,7 @@ from engine.egtb.probe import (Tablebases, UNKNOWN, arrays_type, code_plies, cod
                                tb_probe_st, tb_score)
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
 from engine.tt import MATE_SCORE
-from engine.xiangqi.position import Position, FenError, piece_char
+from engine.xiangqi.position import board_fen, Position, FenError
 
 pytestmark = pytest.mark.filterwarnings("ignore:Code running in object mode")
 
@@ -25,23 +25,6 @@ SMALL = ["KRvK", "KNvK", "KCvK", "KPvK", "KCvKA", "KRvKA"]
 # ------------------------------------------------------------------------------------------------------------
 # Helpers
 # ------------------------------------------------------------------------------------------------------------
-
-def board_fen(board, side):
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for f in range(9):
-            p = int(board[rank * 9 + f])
-            if not p:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += piece_char(p)
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + (" w" if side == 0 else " b") + " - - 0 1"
-
 
 def legal_positions(material, values):
     """(index, Position, code) of every legal position of a table."""

@@ -103,6 +103,24 @@ def validate_board(board, side):
         raise FenError(f"the side not to move ({SIDE_NAMES[side ^ 1]}) is in check")
 
 
+def board_fen(board, side: int, halfmove: int = 0, fullmove: int = 1) -> str:
+    """The FEN of a bare board (int8[90]) with ``side`` to move."""
+    rows = []
+    for rank in range(RANKS - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(FILES):
+            p = int(board[rank * FILES + f])
+            if p == 0:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += piece_char(p)
+        rows.append(row + (str(empty) if empty else ""))
+    return f"{'/'.join(rows)} {'w' if side == RED else 'b'} - - {halfmove} {fullmove}"
+
+
 class Position:
     """A xiangqi position with its game history since the FEN it was set up from.
 
@@ -218,21 +236,7 @@ class Position:
 
     # -- output ---------------------------------------------------------------------------------------------
     def fen(self) -> str:
-        rows = []
-        for rank in range(RANKS - 1, -1, -1):
-            row, empty = "", 0
-            for f in range(FILES):
-                p = int(self.board[rank * FILES + f])
-                if p == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += piece_char(p)
-            rows.append(row + (str(empty) if empty else ""))
-        side = "w" if self.side == RED else "b"
-        return f"{'/'.join(rows)} {side} - - {self.halfmove_clock} {self.fullmove_number()}"
+        return board_fen(self.board, self.side, self.halfmove_clock, self.fullmove_number())
 
     def __str__(self) -> str:
         lines = []
