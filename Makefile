@@ -24,7 +24,7 @@ play: setup
 test: setup
 	$(BIN)/python -m pytest -n 2 -q tests
 
-# The quick benchmarks (about 20 minutes on 2 cores), ours beside Fairy-Stockfish's in the same run:
+# The quick benchmarks (about 5 minutes on 2 quiet cores), ours beside Fairy-Stockfish's in the same run:
 # move generation (perft), mate puzzles at 1 s, search speed at 2 s a position and the `shuai bench` signature.
 bench: setup
 	$(BIN)/python scripts/bench_perft.py

@@ -6,10 +6,13 @@ then our `shuai bench` signature (fixed depth: total nodes, which identifies the
     .venv/bin/python scripts/bench_search.py [--movetime 2000] [--limit N] [--no-signature]
 
 Each engine's figure is its own final `info ... nodes N ... time T` before `bestmove`: nps = sum N / sum T over the
-positions (positions where a search ends early, e.g. on a found mate, weigh by their time).  The positions are
+positions (positions where a search ends early, e.g. on a found mate, weigh by their time), and the geometric
+mean of the per-position ratios.  Note that an engine's last `info` may come from its last completed iteration
+(ours does so), so its figure can cover less than the whole movetime; the wall time is printed beside it.  The positions are
 searched one engine after the other (ucinewgame before each), so a load from other programs hits both alike.
 """
 import argparse
+import math
 import os
 import re
 import shutil
@@ -65,6 +68,7 @@ def main():
     print(f"  pos{head}" + ("    ratio" if len(names) > 1 else ""))
     tot = {n: [0, 0] for n in names}          # nodes, ms
     wall = {n: 0.0 for n in names}
+    ratios = []
     for i, fen in enumerate(fens):
         row, knps = [], []
         for e in engines:
@@ -73,9 +77,13 @@ def main():
             tot[e.name][0] += nodes
             tot[e.name][1] += ms
             wall[e.name] += w
-            knps.append(nodes / ms if ms else 0.0)
-            row.append(f"   {scored.get('depth', last.get('depth', 0)):>14} {knps[-1]:14.1f}")
-        ratio = f"   {knps[0] / knps[1]:6.2f}" if len(knps) > 1 and knps[1] else ""
+            knps.append(nodes / ms if ms >= 10 else None)        # (a search over in < 10 ms: no rate)
+            shown = f"{knps[-1]:14.1f}" if knps[-1] is not None else f"{'-':>14}"
+            row.append(f"   {scored.get('depth', last.get('depth', 0)):>14} {shown}")
+        ratio = ""
+        if len(knps) > 1 and None not in knps[:2]:
+            ratios.append(knps[0] / knps[1])
+            ratio = f"   {ratios[-1]:6.2f}"
         print(f"  {i + 1:3}" + "".join(row) + ratio, flush=True)
     nps = {n: tot[n][0] / tot[n][1] * 1000 if tot[n][1] else 0.0 for n in names}
     print("total" + "".join(f"   {tot[n][0]:>14} {nps[n] / 1000:14.1f}" for n in names)
@@ -85,7 +93,9 @@ def main():
               f"{nps[n]:,.0f} nodes/s")
     print(f"load average now {os.getloadavg()[0]:.2f} (1 min), {os.getloadavg()[1]:.2f} (5 min)")
     if len(names) > 1 and nps[names[1]]:
-        print(f"ratio {names[0]} / {names[1]}: {nps[names[0]] / nps[names[1]]:.2f}")
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float("nan")
+        print(f"ratio {names[0]} / {names[1]}: {nps[names[0]] / nps[names[1]]:.2f} (total nodes / total time); "
+              f"geometric mean of the {len(ratios)} per-position ratios {geo:.2f}")
     for e in engines:
         e.close()
     if args.signature:
