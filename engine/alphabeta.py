@@ -6,9 +6,16 @@ pieces, reverse futility at shallow depth, late-move reductions, mate-distance p
 on the path (seed 001) and the Asian-rule judgement in ``xiangqi.repetition``.  Scores that depend on the path
 (repetitions) are never stored in the table.
 
+Endgame tables (``egtb.probe``): ``pvs`` probes a node entered by a capture (the only way into a smaller
+material; quiet moves inside a table are never reached, since the node that entered it returned at once) and
+returns the table's exact score.  Seed 000's rule "read the disk only beyond ply x": with at least
+``ctrl[C_TB_DEPTH]`` plies of search left, where nodes are few, a chunk not yet in memory is read; deeper, where
+nodes are many, only chunks already cached are used (Stockfish's SyzygyProbeDepth, counted the same way).
+
 All state lives in arrays made once by the Python driver (``engine.search``):
 
-* ``ctrl`` int64[CTRL_LEN]: stop flag, node counter and limit, selective depth, table age, root results
+* ``ctrl`` int64[CTRL_LEN]: stop flag, node counter and limit, selective depth, table age, root results,
+  the tablebase disk depth and hit counter
 * ``ss``   int32[MAX_PLY + 2, SS_LEN]: per ply the two killers, the PV length, the "path-dependent" flag
 * ``pv``   int32[MAX_PLY + 2, MAX_PLY + 2]: triangular PV table
 * ``moves``/``order`` int32[MAX_PLY + 2, MAX_MOVES]: move lists and their ordering scores, one row per ply
@@ -20,10 +27,11 @@ import math
 import numpy as np
 from numba import njit, types
 
+from .egtb.probe import ILLEGAL as TB_ILLEGAL, tb_probe, tb_score
 from .tt import (BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE_BOUND, MATE_SCORE, score_from_tt, tt_probe,
                  tt_store)
 from .xiangqi.repetition import BAN_SCORE, NO_REPETITION, REP_MASK, repetition_score
-from .xiangqi.board import (H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON,
+from .xiangqi.board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON,
                             make_move, unmake_move, make_null_move, unmake_null_move)
 from .xiangqi.evaluate import PIECE_VALUE, evaluate
 from .xiangqi.movegen import GEN_ALL, GEN_CAPTURES, generate, in_check, is_legal
@@ -33,8 +41,9 @@ assert BAN_SCORE < MATE_BOUND       # rule wins rank below every mate
 MAX_PLY = 96
 DRAW_SCORE = 0
 
-C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_ROOT_DONE = range(8)
-CTRL_LEN = 8
+C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_ROOT_DONE, C_TB_DEPTH, C_TB_HITS = \
+    range(10)
+CTRL_LEN = 10
 SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL = range(5)
 SS_LEN = 5
 
@@ -55,15 +64,17 @@ def _lmr_table():
 LMR = _lmr_table()
 
 
-def _kernel_signature(*scalars):
+def _kernel_signature(with_tables, *scalars):
     """One explicit signature for a recursive kernel.  numba's cache mis-links a recursive function that is
     reached with argument types other than those of its own recursive calls (numba issues #6061, #6713: a
-    call through a null pointer); with a single declared signature every call is cast to the same one."""
+    call through a null pointer); with a single declared signature every call is cast to the same one.
+    ``with_tables``: the tablebase arrays (``egtb.probe.arrays_type``) follow the transposition table."""
     from numba import typeof, types
+    from .egtb.probe import arrays_type
     from .tt import new_table
     from .xiangqi.board import new_state
-    arrays = tuple(typeof(a) for a in new_state()) + (typeof(new_table(1)),) + tuple(
-        typeof(a) for a in new_work_arrays())
+    arrays = tuple(typeof(a) for a in new_state()) + (typeof(new_table(1)),) + (
+        (arrays_type(),) if with_tables else ()) + tuple(typeof(a) for a in new_work_arrays())
     return types.int64(*arrays, *scalars)
 
 
@@ -195,7 +206,7 @@ def _reward_quiet(board, ss, history, ply, move, depth):
 # Quiescence
 # ------------------------------------------------------------------------------------------------------------
 
-@njit(_kernel_signature(*[types.int64] * 3), cache=True, nogil=True)
+@njit(_kernel_signature(False, *[types.int64] * 3), cache=True, nogil=True)
 def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta):
     checked, rep = _enter_node(board, st, hist, keys, ctrl, ss, reps, ply)
     if ctrl[C_STOP] != 0:
@@ -247,8 +258,8 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
 # Main search
 # ------------------------------------------------------------------------------------------------------------
 
-@njit(_kernel_signature(*[types.int64] * 4), cache=True, nogil=True)
-def pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth, ply, alpha, beta):
+@njit(_kernel_signature(True, *[types.int64] * 4), cache=True, nogil=True)
+def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth, ply, alpha, beta):
     if depth <= 0:
         return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
     checked, rep = _enter_node(board, st, hist, keys, ctrl, ss, reps, ply)
@@ -270,6 +281,13 @@ def pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, de
     beta = min(beta, MATE_SCORE - ply - 1)
     if alpha >= beta:
         return alpha
+
+    # Endgame tables: a capture may have entered one (see the module docstring for the disk rule).
+    if hist[n_ply - 1, H_CAPTURED] != 0:
+        code = tb_probe(tb, board, st[ST_SIDE], depth >= ctrl[C_TB_DEPTH])
+        if code >= 0 and code != TB_ILLEGAL:
+            ctrl[C_TB_HITS] += 1
+            return tb_score(code, ply)
 
     key = keys[n_ply, 0]
     lock = keys[n_ply, 1]
@@ -297,7 +315,7 @@ def pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, de
             r = 3 + depth // 6
             reps[key & REP_MASK] += 1
             make_null_move(st, hist, keys)
-            score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
                          ply + 1, -beta, -beta + 1)
             unmake_null_move(st)
             reps[key & REP_MASK] -= 1
@@ -323,7 +341,7 @@ def pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, de
         capture = board[m & 127] != 0
         _do_move(board, st, hist, keys, reps, m)
         if legal == 1:
-            score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
                          ply + 1, -beta, -alpha)
         else:
             # Late quiet moves are searched shallower first; a surprise is re-searched at full depth.
@@ -334,13 +352,13 @@ def pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, de
                     if pv_node and r > 0:
                         r -= 1
                     r = min(r, depth - 2)
-            score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
                          ply + 1, -alpha - 1, -alpha)
             if score > alpha and r > 0:
-                score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
                              ply + 1, -alpha - 1, -alpha)
             if score > alpha and score < beta:
-                score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
                              ply + 1, -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:
@@ -366,7 +384,7 @@ def pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, de
 
 
 @njit(cache=True, nogil=True)
-def search_root(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, root_moves, n_root,
+def search_root(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, root_moves, n_root,
                 depth, alpha, beta):
     """Search the root moves (already ordered, best first) to ``depth`` within (alpha, beta).
 
@@ -384,13 +402,13 @@ def search_root(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, 
         m = root_moves[i]
         _do_move(board, st, hist, keys, reps, m)
         if i == 0:
-            score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
                          child_ply, -beta, -alpha)
         else:
-            score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
                          child_ply, -alpha - 1, -alpha)
             if score > alpha and score < beta and ctrl[C_STOP] == 0:
-                score = -pvs(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
                              child_ply, -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:

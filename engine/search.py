@@ -10,6 +10,11 @@ Interface used by the protocol loop and the command line (times are seconds ever
 
 ``on_info(SearchInfo)`` is called after every completed iteration (from the search thread);
 ``on_done(SearchResult)`` exactly once per ``start``.
+
+Endgame tables (``searcher.set_tablebases(Tablebases(...), probe_depth)``): a root position the tables know is
+not searched -- the move is the tables' (fastest mate when winning, slowest when losing) and the PV follows
+them to the mate; a drawn root is searched among the moves that keep the draw.  Inside the search, positions
+entered by a capture are probed (see ``alphabeta``); ``probe_depth`` is seed 000's "egtbply".
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+from .egtb import DEFAULT_PROBE_DEPTH
 from .tt import MATE_BOUND, MATE_SCORE
 
 
@@ -47,6 +53,7 @@ class SearchInfo:
     time: float                             # seconds since start
     pv: list[str] = field(default_factory=list)
     hashfull: int = 0                       # per mille
+    tbhits: int = 0                         # positions the endgame tables answered
 
     @property
     def nps(self) -> int:
@@ -60,10 +67,16 @@ class SearchResult:
     info: Optional[SearchInfo]              # the last completed iteration
 
 
+MAX_TB_PV = 64              # plies of a tablebase PV shown
+
+
 class Searcher:
     def __init__(self, hash_mb: int = 64):
         from . import alphabeta, tt
+        from .egtb.probe import no_tablebases
         self._ab = alphabeta
+        self.tablebases = no_tablebases()
+        self.tb_depth = DEFAULT_PROBE_DEPTH
         self.hash_mb = hash_mb
         self.tt = tt.new_table(hash_mb)
         (self.ctrl, self.ss, self.pv, self.moves, self.order, self.history,
@@ -82,6 +95,29 @@ class Searcher:
         self.wait()
         self.hash_mb = mb
         self.tt = tt.new_table(mb)
+
+    def set_tablebases(self, tables=None, probe_depth: int = None) -> None:
+        """Search with these tables (an ``egtb.probe.Tablebases``; None: none); ``probe_depth``: egtbply."""
+        from .egtb.probe import no_tablebases
+        self.wait()
+        self.tablebases = tables if tables is not None else no_tablebases()
+        if probe_depth is not None:
+            self.tb_depth = int(probe_depth)
+
+    def hash_entry(self, pos):
+        """What the transposition table holds for a position: (move name or None, score, depth, bound) with
+        bound one of "exact", "lower", "upper"; None if it holds nothing."""
+        from .tt import BOUND_EXACT, BOUND_LOWER, score_from_tt, tt_probe
+        from .xiangqi.notation import move_name
+        key, lock = pos.keys[pos.ply]
+        e = int(tt_probe(self.tt, key, lock))
+        if e < 0:
+            return None
+        entry = self.tt[e]
+        bound = {BOUND_EXACT: "exact", BOUND_LOWER: "lower"}.get(int(entry["flag"]), "upper")
+        move = int(entry["move"])
+        return (move_name(move) if move else None, int(score_from_tt(entry["score"], 0)), int(entry["depth"]),
+                bound)
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, history)."""
@@ -162,13 +198,19 @@ class Searcher:
         allowed = [m for m in legal if move_name(m) not in banned] or legal
         if not allowed:
             return SearchResult(None, None, None)
+        known = self._root_tables(pos, allowed, move_name)
+        if isinstance(known, SearchResult):
+            on_info(known.info)
+            return known
+        allowed = known
         self.age = (self.age + 1) & 255
         ctrl, ss, pv = self.ctrl, self.ss, self.pv
         ctrl[ab.C_AGE] = self.age
         self.history //= 8                              # old history still orders moves, but lightly
         ab.seed_repetitions(pos.st, pos.hist, pos.keys, self.reps)
         root = np.array(allowed, np.int32)
-        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, ctrl, ss, pv, self.moves, self.order,
+        ctrl[ab.C_TB_DEPTH] = self.tb_depth
+        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self.tablebases.arrays, ctrl, ss, pv, self.moves, self.order,
                 self.history, self.reps)
         max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
         best, info, score = int(root[0]), None, 0
@@ -197,6 +239,7 @@ class Searcher:
             pv_moves = [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]
             if not pv_moves or pv_moves[0] != best:
                 pv_moves = [best]
+            pv_moves = self._table_line(pos, pv_moves)
             info = self._info(depth, score, pv_moves, move_name)
             on_info(info)
             if stopped or self._done(info, limits):
@@ -206,6 +249,45 @@ class Searcher:
         ponder = info.pv[1] if len(info.pv) > 1 else None
         return SearchResult(move_name(best), ponder, info)
 
+    def _root_tables(self, pos, allowed, move_name):
+        """A root the tables know: the SearchResult to play (won or lost), or the moves that keep a draw.  The
+        allowed moves unchanged when the tables do not know the position (or one of its successors)."""
+        tables = self.tablebases
+        if not tables.names:
+            return allowed
+        ranked = [r for r in tables.rank_moves(pos) if r[1] in allowed]
+        if not ranked or any(r[2].kind == "unknown" for r in ranked):
+            return allowed
+        best_rank, best, after = ranked[0]
+        if after.kind == "draw":
+            return [m for rank, m, res in ranked if res.kind == "draw"]
+        from .egtb.probe import tb_score
+        score = -int(tb_score(after.code, 1))
+        line = self._table_line(pos, [best])
+        self.ctrl[self._ab.C_TB_HITS] = 1 + len(line)
+        self.ctrl[self._ab.C_SELDEPTH] = len(line)
+        info = self._info(len(line), score, line, move_name)
+        return SearchResult(move_name(best), info.pv[1] if len(info.pv) > 1 else None, info)
+
+    def _table_line(self, pos, pv_moves):
+        """``pv_moves`` continued by the tables' best moves from where it ends, while they know the position
+        (up to MAX_TB_PV plies): a PV that enters a table ends there in the search, but shows the way to mate.
+        (The few positions of the PV may read the disk, like nodes near the root.)"""
+        tables = self.tablebases
+        line = list(pv_moves)
+        if not tables.names:
+            return line
+        walk = pos.copy()
+        for m in line:
+            walk.push(m)
+        while len(line) < MAX_TB_PV:
+            ranked = tables.rank_moves(walk)
+            if not ranked or ranked[0][2].kind == "unknown":
+                break
+            line.append(ranked[0][1])
+            walk.push(ranked[0][1])
+        return line
+
     def _info(self, depth, score, pv_moves, move_name) -> SearchInfo:
         from .tt import tt_hashfull
         mate = None
@@ -214,7 +296,7 @@ class Searcher:
             mate = (plies + 1) // 2 if score > 0 else -(plies // 2)
         return SearchInfo(depth, int(self.ctrl[self._ab.C_SELDEPTH]), score, mate, int(self.ctrl[self._ab.C_NODES]),
                           time.perf_counter() - self._start_time, [move_name(m) for m in pv_moves],
-                          int(tt_hashfull(self.tt, self.age)))
+                          int(tt_hashfull(self.tt, self.age)), int(self.ctrl[self._ab.C_TB_HITS]))
 
     def _done(self, info: SearchInfo, limits: Limits) -> bool:
         """May the iterative deepening stop after this iteration?"""

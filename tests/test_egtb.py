@@ -14,7 +14,7 @@ from engine.egtb.index import MAX_SLOTS, MIRROR, FLIP, MaterialError, decode, en
 from engine.egtb.probe import (Tablebases, UNKNOWN, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
                                tb_probe_st, tb_score)
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
-from engine.tt import MATE_SCORE
+from engine.tt import MATE_BOUND, MATE_SCORE
 from engine.xiangqi.position import board_fen, Position, FenError
 
 pytestmark = pytest.mark.filterwarnings("ignore:Code running in object mode")
@@ -477,7 +477,7 @@ def test_scores_for_the_search():
     assert tb_score(2 + 7, 3) == MATE_SCORE - 10
     assert tb_score(2 + 4, 1) == -(MATE_SCORE - 5)
     assert tb_score(0, 5) == 0
-    assert 0 < tb_score(RULE_BASE + 1, 2) < MATE_SCORE - 400
+    assert 2000 < tb_score(RULE_BASE + 1, 2) < MATE_BOUND              # rule wins: above evaluations, no "mate N"
     assert tb_score(RULE_BASE, 2) < 0
     assert code_plies(RULE_BASE + 1) == -1 and code_wdl(RULE_BASE + 1) == 1
 
@@ -630,3 +630,117 @@ def test_probe_command_exits_nonzero_when_tables_are_missing(tmp_path):
     result = CliRunner().invoke(main, ["tb", "probe", "--fen", "4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1",
                                        "--dir", str(tmp_path / "nowhere")])
     assert result.exit_code == 2 and "unknown" in result.output
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The search with tables
+# ------------------------------------------------------------------------------------------------------------
+
+ROOT_WIN = "9/9/3ak4/9/9/9/9/9/3K1R3/9 w - - 0 1"            # KRvKA: Red mates in 9 plies
+ROOT_LOSS = "3a5/9/4k4/9/9/9/9/2R6/9/3K5 b - - 0 1"          # KRvKA: Black is mated in 8 plies
+CAPTURE_IN = "9/9/3ak4/9/9/5p3/9/9/3K1R3/9 w - - 0 1"        # KRvKAP (no table): Rxf4 enters KRvKA
+
+
+def tb_searcher(tbdir, probe_depth=2, memory_mb=64):
+    from engine.search import Searcher
+    tbs = Tablebases(tbdir, memory_mb=memory_mb)
+    searcher = Searcher(16)
+    searcher.set_tablebases(tbs, probe_depth)
+    return searcher, tbs
+
+
+def ends_in_mate(pos, line):
+    walk = pos.copy()
+    for m in line:
+        walk.push(m)
+    return walk.legal_moves() == []
+
+
+@pytest.mark.parametrize("fen,plies,mate", [(ROOT_WIN, 9, 5), (ROOT_LOSS, 8, -4)])
+def test_a_root_in_the_tables_is_played_from_them(tbdir, fen, plies, mate):
+    """No search: the fastest mate (winning) or the slowest (losing), with the PV to the mate."""
+    from engine.search import search_once
+    searcher, tbs = tb_searcher(tbdir)
+    pos = Position(fen)
+    assert tbs.probe(pos).plies == plies
+    r = search_once(pos, depth=30, searcher=searcher)
+    assert r.info.nodes == 0 and r.info.tbhits > 0 and r.info.mate == mate
+    after = pos.copy()
+    after.push(r.best)
+    assert tbs.probe(after).plies == plies - 1                # the best move keeps the distance exact
+    assert len(r.info.pv) == plies and ends_in_mate(pos, r.info.pv)
+    assert r.ponder == r.info.pv[1]
+
+
+def test_the_search_enters_the_tables_through_captures(tbdir):
+    from engine.search import Searcher, search_once
+    pos = Position(CAPTURE_IN)
+    searcher, tbs = tb_searcher(tbdir)
+    assert tbs.probe(pos).kind == "unknown"
+    r = search_once(pos, depth=6, searcher=searcher)
+    assert r.best == "f1f4" and r.info.tbhits > 0 and r.info.mate == 5
+    assert len(r.info.pv) == 9 and ends_in_mate(pos, r.info.pv)     # the search's PV, continued by the tables
+    plain = search_once(pos, depth=6, searcher=Searcher(16))
+    assert plain.info.mate is None and plain.info.tbhits == 0        # the mate lies beyond the horizon
+
+
+def test_the_search_reads_the_disk_only_beyond_egtbply(tbdir):
+    """probe_depth (egtbply) 99: no node of a depth-6 search has that many plies left, so the kernels read
+    nothing and see no table; probe_depth 1: they read the chunks they need and find the mate.  (The PV display,
+    which reads the tables for the few positions of the PV, is switched off to see the kernels alone.)"""
+    from engine.search import search_once
+    pos = Position(CAPTURE_IN)
+    far, far_tbs = tb_searcher(tbdir, probe_depth=99)
+    far._table_line = lambda pos, moves: list(moves)
+    r = search_once(pos, depth=6, searcher=far)
+    stats = far_tbs.stats()
+    assert stats["loads"] == 0 and stats["misses"] > 0 and r.info.tbhits == 0 and r.info.mate is None
+    near, near_tbs = tb_searcher(tbdir, probe_depth=1)
+    near._table_line = lambda pos, moves: list(moves)
+    r = search_once(pos, depth=6, searcher=near)
+    stats = near_tbs.stats()
+    assert stats["search_loads"] == stats["loads"] > 0 and r.info.tbhits > 0 and r.info.mate == 5
+
+
+def test_the_search_is_right_under_a_tiny_cache(tbdir):
+    """Two chunk slots: chunks are evicted and read again all through the search; results do not change."""
+    from engine.search import search_once
+    with TableFile(table_path(tbdir, "KRvKA")) as f:
+        width = f.chunk
+    searcher, tbs = tb_searcher(tbdir, probe_depth=0, memory_mb=2 * width * 2 / (1 << 20))
+    r = search_once(Position(CAPTURE_IN), depth=6, searcher=searcher)
+    stats = tbs.stats()
+    assert r.info.mate == 5 and stats["evictions"] > 0 and stats["cache_bytes"] <= stats["limit_bytes"]
+    assert tbs.pool.resident <= 2
+
+
+def test_a_drawn_root_is_searched_among_the_drawing_moves(tbdir, values):
+    """KRvKN positions that are drawn but have losing moves: the search (a shallow one, which alone would not
+    see every loss) picks a move the tables call a draw."""
+    from engine.search import search_once
+    searcher, tbs = tb_searcher(tbdir)
+    m = parse_material("KRvKN")
+    codes = values("KRvKN")
+    spec = m.spec()
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    rng = random.Random(11)
+    found = 0
+    while found < 6:
+        idx = rng.randrange(m.size)
+        if codes[idx] != 0 or decode(idx, spec, psq, board) < 0:
+            continue
+        try:
+            pos = Position(board_fen(board, int(decode(idx, spec, psq, board))))
+        except FenError:
+            continue
+        ranked = tbs.rank_moves(pos)
+        kinds = [res.kind for _, _, res in ranked]
+        if "win" not in kinds or kinds.count("draw") < 1:      # a move that hands the opponent a win
+            continue
+        found += 1
+        r = search_once(pos, depth=2, searcher=searcher)
+        after = pos.copy()
+        after.push(r.best)
+        assert tbs.probe(after).kind == "draw", (pos.fen(), r.best)
+        assert r.info.nodes > 0

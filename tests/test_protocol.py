@@ -33,8 +33,8 @@ TWO_MOVES_FEN = "4k4/R8/9/4p4/9/9/9/9/9/3K5 b - - 0 1"     # black to move: exac
 LOPSIDED_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1"   # red: a bare general vs everything
 
 UCCI_OPTIONS = ["usemillisec", "batch", "debug", "ponder", "usebook", "useegtb", "bookfiles", "egtbpaths",
-                "hashsize", "threads", "idle", "pruning", "knowledge", "randomness", "newgame"]
-UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "UCI_Variant", "EGTBPath"]
+                "egtbcache", "egtbply", "hashsize", "threads", "idle", "pruning", "knowledge", "randomness", "newgame"]
+UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "UCI_Variant", "EGTBPath", "EGTBCache", "EGTBProbeDepth"]
 
 
 class EngineProcess:
@@ -224,7 +224,7 @@ def test_uci_transcript(engine):
     assert infos
     for ln in infos:
         assert re.fullmatch(rf"info depth \d+ seldepth \d+ multipv 1 score (?:cp -?\d+|mate -?\d+) nodes \d+ "
-                            rf"nps \d+ hashfull \d+ time \d+(?: pv {MOVE}(?: {MOVE})*)?", ln), \
+                            rf"nps \d+ hashfull \d+ tbhits \d+ time \d+(?: pv {MOVE}(?: {MOVE})*)?", ln), \
             f"malformed UCI info line {ln!r}"
     pos = after(fen, "b0c2", "b9c7")
     assert_legal_reply(lines[-1], pos)
@@ -441,10 +441,12 @@ COMMON_BAD = [
 ]
 UCCI_BAD = [b"setoption hashsize 99999", b"setoption hashsize abc", b"setoption batch maybe",
             b"setoption idle extreme", b"setoption nosuch 1", b"banmoves zzzz", b"ponderhit now",
-            b"probe fen garbage", b"uci", b"go time abc"]
+            b"probe fen garbage", b"uci", b"go time abc", b"setoption egtbcache 0", b"setoption egtbply x",
+            b"setoption egtbpaths /nonexistent/tables"]
 UCI_BAD = [b"setoption name Hash value 0", b"setoption name Hash value big", b"setoption name UCI_Variant value chess",
            b"setoption name NoSuch value 1", b"setoption Hash 16", b"setoption name Hash", b"debug maybe",
-           b"go searchmoves a0a9", b"ucci", b"banmoves h2e2", b"go wtime soon"]
+           b"go searchmoves a0a9", b"ucci", b"banmoves h2e2", b"go wtime soon", b"setoption name EGTBCache value 0",
+           b"setoption name EGTBProbeDepth value -1", b"setoption name EGTBPath value /nonexistent/tables"]
 
 
 @pytest.mark.parametrize("dialect", ["ucci", "uci"])
@@ -538,9 +540,9 @@ def test_ucci_bestmove_flags():
 
 def test_uci_info_and_bestmove_format():
     d = _dialect(uci.UciDialect)
-    info = SearchInfo(6, 9, -42, None, 12345, 0.5, ["h2e2", "h9g7"], hashfull=17)
+    info = SearchInfo(6, 9, -42, None, 12345, 0.5, ["h2e2", "h9g7"], hashfull=17, tbhits=3)
     assert d.format_info(info) == ["info depth 6 seldepth 9 multipv 1 score cp -42 nodes 12345 nps 24690 "
-                                   "hashfull 17 time 500 pv h2e2 h9g7"]
+                                   "hashfull 17 tbhits 3 time 500 pv h2e2 h9g7"]
     info = SearchInfo(9, 9, 29995, 3, 10, 0.0, ["h2e2"])
     assert " score mate 3 " in d.format_info(info)[0]
     s = _Search(1, ["h2e2"], ["h2e2"], False, False)
@@ -556,3 +558,98 @@ def test_protocol_modules_do_not_import_the_jit_code():
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                        env={**os.environ})
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+# -- endgame tables -------------------------------------------------------------------------------------------------
+
+TB_WIN_FEN = "9/9/3ak4/9/9/9/9/9/3K1R3/9 w - - 0 1"            # KRvKA: Red mates in 9 plies
+TB_LOSS_FEN = "3a5/9/4k4/9/9/9/9/2R6/9/3K5 b - - 0 1"          # KRvKA: Black is mated in 8 plies
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    from engine.egtb.build import Builder
+    d = tmp_path_factory.mktemp("tables")
+    Builder(d).build(["KRvKA"])
+    return d
+
+
+def test_ucci_probe_and_search_with_tables(engine, tables):
+    from engine.egtb.probe import Tablebases
+    started(engine, "ucci")
+    engine.send(f"setoption egtbpaths {tables}")
+    engine.send(f"probe fen {TB_WIN_FEN}")
+    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
+    assert lines == ["win 9", "pophash"]                      # nothing searched yet: an empty hash reply
+    engine.send(f"probe fen {TB_LOSS_FEN}")
+    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
+    assert lines[0] == "loss 8"
+    engine.send(f"position fen {TB_WIN_FEN}")
+    engine.send("go depth 20")
+    _, lines = engine.bestmove()
+    best = parse_bestmove(lines[-1])[0]
+    assert best == Tablebases(tables).best_move(Position(TB_WIN_FEN))
+    assert f"info depth 9 score {30000 - 9} pv {best} " in "\n".join(lines)
+    engine.send("setoption useegtb false")
+    engine.send(f"probe fen {TB_WIN_FEN}")
+    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
+    assert lines[0] == "unknown"
+    # After a search the hash table answers probe (the spec's pophash fields) for the positions it searched.
+    engine.send(f"position fen {START_FEN}")
+    engine.send("go depth 4")
+    _, lines = engine.bestmove()
+    engine.send(f"probe fen {START_FEN} moves {parse_bestmove(lines[-1])[0]}")
+    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
+    assert lines[0] == "unknown"
+    assert re.fullmatch(rf"pophash bestmove {MOVE}(?: lowerbound -?\d+ depth \d+)?(?: upperbound -?\d+ depth \d+)?",
+                        lines[1]) and "bound" in lines[1], lines
+
+
+def test_uci_search_with_tables_reports_tbhits_and_mate(engine, tables):
+    started(engine, "uci")
+    engine.send(f"setoption name EGTBPath value {tables}")
+    engine.send("setoption name EGTBProbeDepth value 1")
+    engine.send("setoption name EGTBCache value 8")
+    engine.send(f"position fen {TB_LOSS_FEN}")
+    engine.send("go movetime 5000")
+    t0 = time.perf_counter()
+    t, lines = engine.bestmove()
+    assert t - t0 < 1.0                                        # the tables answer; no search
+    info = [ln for ln in lines if ln.startswith("info depth")][-1]
+    assert " score mate -4 " in info and re.search(r" tbhits [1-9]\d* ", info)
+    assert len(info.split(" pv ")[1].split()) == 8
+    assert_legal_reply(lines[-1], Position(TB_LOSS_FEN))
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_corrupt_tables_are_reported_once_and_the_engine_plays_on(engine, tables, tmp_path, dialect):
+    """A damaged chunk is found when first read (here by the search): one error line, then the engine plays
+    without that table; a truncated file is found when the tables are opened."""
+    from engine.egtb.store import TableFile
+    for f in tables.glob("*.xtb"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    path = tmp_path / "KRvKA.xtb"
+    data = bytearray(path.read_bytes())
+    with TableFile(path) as f:
+        offsets = [int(o) for o in f.offsets]
+    for off in offsets[:-1]:
+        data[off + 5] ^= 0xFF                                   # every chunk's data
+    path.write_bytes(bytes(data))
+    (tmp_path / "KRvK.xtb").write_bytes((tables / "KRvK.xtb").read_bytes()[:100])     # truncated
+    started(engine, dialect)
+    option = (f"setoption egtbpaths {tmp_path}" if dialect == "ucci"
+              else f"setoption name EGTBPath value {tmp_path}")
+    engine.send(option)
+    engine.send("isready")
+    _, lines = engine.read_until(lambda ln: ln == "readyok")
+    assert len(lines) == 2 and lines[0].startswith("info string error: ") and "KRvK" in lines[0], lines
+    engine.send(f"position fen {TB_WIN_FEN}")
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    errors = [ln for ln in lines if ln.startswith("info string error: ")]
+    assert len(errors) == 1 and "KRvKA" in errors[0] and "checksum" in errors[0], lines
+    assert_legal_reply(lines[-1], Position(TB_WIN_FEN))
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    assert not [ln for ln in lines if ln.startswith("info string")]
+    assert_legal_reply(lines[-1], Position(TB_WIN_FEN))

@@ -10,6 +10,21 @@
 
 Nothing heavy is imported here; the submodules import numba.
 """
+from pathlib import Path
+
+DEFAULT_CACHE_MB = 64       # the chunk cache (egtbcache / EGTBCache)
+DEFAULT_PROBE_DEPTH = 2     # egtbply: the disk is read only at nodes with at least this many plies left
+MAX_CACHE_MB = 4096
+
+
+def default_directory() -> Path:
+    """Where tables are built and looked for unless told otherwise: the project's ``tablebases/`` beside the
+    ``engine`` package in a source checkout (so a GUI that starts the engine from any directory finds them),
+    else ``./tablebases``."""
+    root = Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file():
+        return root / "tablebases"
+    return Path("tablebases")
 
 
 def warm(directory=None) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 # ctr fields
-CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, CTR_MODE, CTR_NPENDING = range(9)
+CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, CTR_MODE, CTR_NPENDING, \
+    CTR_SEARCH_LOADS = range(10)          # CTR_SEARCH_LOADS: chunks read because a search kernel asked
 CTR_LEN = 16
 PENDING_CAP = 64
 MODE_SYNC, MODE_DEFER = 0, 1

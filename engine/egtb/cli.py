@@ -4,7 +4,9 @@ import sys
 
 import click
 
-DEFAULT_DIR = "tablebases"
+from . import default_directory
+
+DEFAULT_DIR = str(default_directory())
 
 
 @click.group("tb")

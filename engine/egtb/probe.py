@@ -37,6 +37,7 @@ table is left out: its probes are ``UNKNOWN``.
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 import warnings
 import weakref
@@ -49,8 +50,9 @@ from numba import njit, objmode
 from numba.core.errors import NumbaWarning
 
 from ..tt import MATE_SCORE
+from ..xiangqi.repetition import BAN_SCORE
 from ..xiangqi.board import NSQ, BLACK_BIT
-from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, CTR_MODE, CTR_NPENDING,
+from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, CTR_MODE, CTR_NPENDING, CTR_SEARCH_LOADS,
                     PENDING_CAP, MODE_SYNC, MODE_DEFER)
 from .index import GROUP_KINDS, MAX_SLOTS, SPEC_LEN, Material, MaterialError, encode_board
 from .store import SUFFIX, TableError, TableFile
@@ -60,7 +62,10 @@ warnings.filterwarnings("ignore", message="Code running in object mode", categor
 UNKNOWN = -1
 DRAW, ILLEGAL, DIST0 = 0, 1, 2
 RULE_BASE = 0x8000
-RULE_SCORE = MATE_SCORE - 500          # rule-decided results sit just inside the mate range (see tb_score)
+# Rule-decided results rank below every mate (so they are never reported as "mate N") and above any evaluation,
+# just under the search's own repetition verdicts (BAN_SCORE).
+RULE_SCORE = BAN_SCORE - 200
+RULE_ORDER_CAP = 500
 
 # Layout of the tuple ``Tablebases.arrays``.
 TB_KEYS, TB_TABLE, TB_FLIP, TB_INFO, TB_SPECS, TB_SLOT_OF, TB_POOL, TB_SLOT_CHUNK, TB_STAMPS, TB_CTR, TB_PENDING = \
@@ -91,15 +96,18 @@ def tb_locate(tb, board, side):
     """(table number, index) of a position, or (-1, 0) when no table holds its material."""
     keys = tb[TB_KEYS]
     ctr = tb[TB_CTR]
+    if ctr[CTR_MAXPIECES] == 0:                      # no tables at all
+        return -1, 0
     key = 0
     n = 0
+    most = ctr[CTR_MAXPIECES]
     for sq in range(NSQ):
         p = board[sq]
         if p != 0:
             key += KEY_W[p]
             n += 1
-    if n > ctr[CTR_MAXPIECES]:
-        return -1, 0
+            if n > most:                             # more pieces than any table has: stop counting
+                return -1, 0
     lo = 0
     hi = keys.shape[0]
     while lo < hi:                                   # binary search for the material key
@@ -124,6 +132,7 @@ def _kernel_load(tb_id, g):
     tbs = _REGISTRY.get(int(tb_id))
     if tbs is None:
         return -1
+    tbs.pool.ctr[CTR_SEARCH_LOADS] += 1
     return tbs._ensure(int(g))
 
 
@@ -200,10 +209,10 @@ def code_rule_order(code):
 @njit(cache=True, inline="always")
 def tb_score(code, ply):
     """Search score of a (known) code at distance ``ply`` from the root: mates as the search scores them
-    (``MATE_SCORE - plies from the root``), rule-decided results just below (``RULE_SCORE - order - ply``),
-    draws 0."""
+    (``MATE_SCORE - plies from the root``), rule-decided results below every mate
+    (``RULE_SCORE - order - ply``, order capped), draws 0."""
     if code >= RULE_BASE:
-        o = (code - RULE_BASE) // 2
+        o = min((code - RULE_BASE) // 2, RULE_ORDER_CAP)
         if (code - RULE_BASE) % 2 == 1:
             return RULE_SCORE - o - ply
         return -(RULE_SCORE - o - ply)
@@ -261,21 +270,27 @@ class Tablebases:
     chunks are read lazily into the cache.  Thread-safe for the Python methods (one lock)."""
 
     def __init__(self, directory="tablebases", memory_mb: float = 64, mode: int = MODE_SYNC):
-        self.directory = Path(directory) if directory is not None else None
+        """``directory``: a directory, a list of them, or a string of several separated by ``;`` (or the
+        system's path separator); where two hold the same table, the first wins.  None: no tables."""
+        self.directories = split_paths(directory)
+        self.directory = self.directories[0] if self.directories else None
         self._errors: list[str] = []
         self._reported = 0
         self._lock = threading.RLock()
         self.tables: list[TableEntry] = []
         self._bases: list[int] = []
         files = []
-        if directory is None:
-            pass                                   # no tables: every probe is UNKNOWN (the search's default)
-        elif not self.directory.is_dir():
-            self._error(f"tablebase directory {self.directory} missing")
-        else:
-            for path in sorted(self.directory.glob(f"*{SUFFIX}")):
+        seen = set()
+        for d in self.directories:              # none: every probe is UNKNOWN (the search's default)
+            if not d.is_dir():
+                self._error(f"tablebase directory {d} missing")
+                continue
+            for path in sorted(d.glob(f"*{SUFFIX}")):
+                if path.stem in seen:
+                    continue
                 try:
                     files.append(TableFile(path))
+                    seen.add(path.stem)
                 except TableError as e:
                     self._error(str(e))
         keys, tables, flips = [], [], []
@@ -353,7 +368,8 @@ class Tablebases:
     def stats(self) -> dict:
         c = self.pool.ctr
         return {"tables": len(self.names), "hits": int(c[CTR_HITS]), "misses": int(c[CTR_MISSES]),
-                "loads": int(c[CTR_LOADS]), "evictions": int(c[CTR_EVICTIONS]), "resident_chunks": self.pool.resident,
+                "loads": int(c[CTR_LOADS]), "search_loads": int(c[CTR_SEARCH_LOADS]),
+                "evictions": int(c[CTR_EVICTIONS]), "resident_chunks": self.pool.resident,
                 "cache_bytes": self.pool.memory_bytes, "limit_bytes": self.memory_limit}
 
     def set_mode(self, mode: int) -> None:
@@ -397,14 +413,15 @@ class Tablebases:
         return len(wanted)
 
     # -- probing from Python ------------------------------------------------------------------------------------
-    def probe_code(self, board, side) -> int:
+    def probe_code(self, board, side, disk: bool = True) -> int:
+        """Value code for the side to move, or UNKNOWN.  ``disk`` False: only chunks already in the cache."""
         t, idx = tb_locate(self.arrays, board, side)
         if t < 0 or not self.tables[t].ok:
             return UNKNOWN
         width = int(self._info[t, INFO_CHUNK])
         g = self.tables[t].base + int(idx) // width
         with self._lock:
-            s = self._ensure(g)
+            s = self._ensure(g) if disk else self.pool.lookup(g)
             if s < 0:
                 return UNKNOWN
             return int(self.pool.pool[s, int(idx) % width])
@@ -424,17 +441,18 @@ class Tablebases:
         ranked = self.rank_moves(pos)
         return move_name(ranked[0][1]) if ranked else None
 
-    def rank_moves(self, pos):
-        """[(score, move, ProbeResult of the position after it)], best first; [] if the position is unknown."""
+    def rank_moves(self, pos, disk: bool = True):
+        """[(score, move, ProbeResult of the position after it)], best first; [] if the position is unknown.
+        ``disk`` False: only what the cache holds (a child not there is "unknown")."""
         from ..xiangqi.movegen import gives_check
-        here = self.probe_code(pos.board, pos.side)
+        here = self.probe_code(pos.board, pos.side, disk)
         if here < 0:
             return []
         out = []
         for m in pos.legal_moves():
             check = bool(gives_check(pos.board, pos.st, np.int32(m)))
             pos.push(m)
-            code = self.probe_code(pos.board, pos.side)
+            code = self.probe_code(pos.board, pos.side, disk)
             pos.pop()
             out.append((_move_score(code, check), m, ProbeResult.from_code(code)))
         out.sort(key=lambda x: -x[0])
@@ -456,6 +474,18 @@ def _move_score(child: int, check: bool) -> int:
             return 1_000_000 - d
         return -1_000_000 + d
     return 0
+
+
+def split_paths(directory) -> list[Path]:
+    """Directories from None, a path, a list of paths, or a ``;``/path-separator separated string."""
+    if directory is None:
+        return []
+    if isinstance(directory, (list, tuple)):
+        return [Path(d) for d in directory]
+    if isinstance(directory, Path):
+        return [directory]
+    parts = str(directory).replace(os.pathsep, ";").split(";")
+    return [Path(p.strip()) for p in parts if p.strip()]
 
 
 def no_tablebases() -> Tablebases:

@@ -20,6 +20,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH
+
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"   # = position.START_FEN
 
 MAX_PERFT_DEPTH = 12
@@ -114,6 +116,9 @@ class EngineCore:
         self._search_ids = 0
         self.hash_mb = 64
         self._applied_hash = loader.hash_mb        # the loader builds Searcher(loader.hash_mb)
+        # Endgame tables, applied like the hash size (when no search runs).  paths "": the default directory.
+        self.tables = {"enabled": True, "paths": "", "cache_mb": DEFAULT_CACHE_MB, "probe_depth": DEFAULT_PROBE_DEPTH}
+        self._applied_tables = None
         self._pending_new_game = False
         # formatting hooks, set by the dialect
         self.format_info: Callable = lambda info: []
@@ -165,6 +170,11 @@ class EngineCore:
         self._pending_new_game = True
         self.apply_options()
 
+    def set_tables(self, **settings) -> None:
+        """Change endgame-table settings: enabled, paths, cache_mb, probe_depth (see ``self.tables``)."""
+        self.tables.update(settings)
+        self.apply_options()
+
     def apply_options(self) -> None:
         """Hand hash size and new-game requests to the searcher now, unless it is busy (then at the next go)."""
         if self.loaded and self.loader.error is None and not self.searching():
@@ -178,6 +188,43 @@ class EngineCore:
         if self._pending_new_game:
             eng.searcher.new_game()
             self._pending_new_game = False
+        t = self.tables
+        files = (t["enabled"], t["paths"], t["cache_mb"])
+        if files != self._applied_tables:
+            self._applied_tables = files
+            tables = None
+            if t["enabled"]:
+                paths = t["paths"] or (eng.default_tables if eng.default_tables.is_dir() else None)
+                tables = eng.Tablebases(paths, memory_mb=t["cache_mb"]) if paths else None
+            eng.searcher.set_tablebases(tables)
+            self.out.lines(self.table_errors())
+        eng.searcher.tb_depth = t["probe_depth"]
+
+    def table_errors(self) -> list[str]:
+        """``info string error:`` lines for table problems not reported yet (each is reported once)."""
+        if not self.loaded or self.loader.modules is None:
+            return []
+        return [f"info string error: {msg}" for msg in self.loader.modules.searcher.tablebases.take_errors()]
+
+    def probe(self, pos) -> list[str]:
+        """UCCI ``probe``: the tables' verdict (``win N``, ``loss N``, ``draw``, ``unknown``; N = plies to mate),
+        then ``pophash`` with what the transposition table holds."""
+        eng = self.engine()
+        self.apply_options()
+        result = eng.searcher.tablebases.probe(pos)
+        verdict = f"{result.kind} {result.plies}" if result.plies is not None else result.kind   # rule: "win"
+        lines = self.table_errors() + [verdict]
+        entry = eng.searcher.hash_entry(pos)
+        reply = "pophash"
+        if entry is not None:
+            move, score, depth, bound = entry
+            if move:
+                reply += f" bestmove {move}"
+            if bound in ("exact", "lower"):
+                reply += f" lowerbound {score} depth {depth}"
+            if bound in ("exact", "upper"):
+                reply += f" upperbound {score} depth {depth}"
+        return lines + [reply]
 
     # -- search control -------------------------------------------------------------------------------------
     def searching(self) -> bool:
@@ -231,7 +278,7 @@ class EngineCore:
             # The searcher reported no move (stopped at once?) although moves exist: never tell a GUI "no move".
             info = result.info if result is not None else s.last_info
             result = self.loader.modules.SearchResult(s.allowed[0], None, info)
-        self.out.lines(self.format_result(s, result))
+        self.out.lines(self.table_errors() + self.format_result(s, result))
 
     def stop(self) -> bool:
         """Ask the current search to end (its bestmove follows).  False if there was none to stop."""

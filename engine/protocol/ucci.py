@@ -16,8 +16,12 @@ Differences from UCI worth knowing:
   completed iteration scores ``DRAW_ACCEPT_SCORE`` (0) or less for us, i.e. when we do not expect to do better
   than a draw by playing on, or when it sees us mated; we append ``resign`` (never both) only when it sees us
   mated (``mate < 0``);
-* ``probe {fen F | startpos} [moves ...]`` answers ``pophash`` with what the hash table holds; until the
-  searcher exposes its table that is always the bare ``pophash`` ("not in the table", per the spec);
+* ``probe {fen F | startpos} [moves ...]`` answers the endgame tables' verdict for the side to move (``win N``,
+  ``loss N`` with N plies to mate, ``draw`` or ``unknown``), then ``pophash [bestmove M] [lowerbound V depth D]
+  [upperbound V depth D]`` with what the hash table holds (a bare ``pophash``: nothing, per the spec);
+* endgame tables: ``useegtb``, ``egtbpaths`` (directories separated by ``;``; empty: the project's
+  ``tablebases/``), ``egtbcache`` (MB of decompressed chunks), ``egtbply`` (the disk is read only at nodes with
+  at least that many plies of search left; deeper only cached chunks are used);
 * ``setoption batch true``: while a search runs, the next command is not read until its ``bestmove`` (not for
   ``go infinite``/``go ponder``, which could then never be stopped);
 * ``quit`` -> ``bye``.
@@ -28,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import __version__
+from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
 from .core import CommandError, Dialect, parse_bool, parse_int, parse_number, sanitize
 
 DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (our view) is at most this
@@ -35,6 +40,7 @@ DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (ou
 GRADES = ("none", "small", "medium", "large")
 RANDOMNESS = ("none", "tiny", "small", "medium", "large", "huge")     # ElephantEye's two extra grades accepted
 MAX_HASH_MB = 4096
+MAX_PLY = 64                    # egtbply's upper bound (the search's own limit is deeper)
 DEFAULT_HASH_MB = 64
 
 OPTION_LINES = [
@@ -46,6 +52,8 @@ OPTION_LINES = [
     "option useegtb type check default true",
     "option bookfiles type string",
     "option egtbpaths type string",
+    f"option egtbcache type spin min 1 max {MAX_CACHE_MB} default {DEFAULT_CACHE_MB}",
+    f"option egtbply type spin min 0 max {MAX_PLY} default {DEFAULT_PROBE_DEPTH}",
     f"option hashsize type spin min 0 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}",
     "option threads type spin min 0 max 1024 default 1",
     "option idle type combo var none var small var medium var large default none",
@@ -136,6 +144,7 @@ class UcciDialect(Dialect):
         self.bye = False
         self.options = {"usemillisec": False, "batch": False, "debug": False, "ponder": False,
                         "usebook": False, "useegtb": True, "bookfiles": "", "egtbpaths": "",
+                        "egtbcache": DEFAULT_CACHE_MB, "egtbply": DEFAULT_PROBE_DEPTH,
                         "hashsize": DEFAULT_HASH_MB, "threads": 1, "idle": "none", "pruning": "large",
                         "knowledge": "large", "randomness": "none"}
         self.commands.update({"ucci": self.cmd_ucci, "banmoves": self.cmd_banmoves, "probe": self.cmd_probe})
@@ -161,6 +170,8 @@ class UcciDialect(Dialect):
             if not rest:
                 raise CommandError(f"setoption {name} needs true or false")
             opts[name] = parse_bool(text, name)
+            if name == "useegtb":
+                self.core.set_tables(enabled=opts[name])
         elif name == "hashsize":
             mb = parse_int(text, "hashsize", 0, MAX_HASH_MB)
             opts[name] = mb
@@ -174,6 +185,14 @@ class UcciDialect(Dialect):
             opts[name] = text.lower()
         elif name in ("bookfiles", "egtbpaths"):
             opts[name] = "" if text == "<empty>" else text
+            if name == "egtbpaths":
+                self.core.set_tables(paths=opts[name])
+        elif name == "egtbcache":
+            opts[name] = parse_int(text, "egtbcache", 1, MAX_CACHE_MB)
+            self.core.set_tables(cache_mb=opts[name])
+        elif name == "egtbply":
+            opts[name] = parse_int(text, "egtbply", 0, MAX_PLY)
+            self.core.set_tables(probe_depth=opts[name])
         elif name == "newgame":
             self.core.new_game()
         elif name in TOLERATED:
@@ -219,8 +238,8 @@ class UcciDialect(Dialect):
         self.core.ponderhit(draw)
 
     def cmd_probe(self, args):
-        self.core.build_position(args)          # validates; the position itself is not kept
-        self.out.line("pophash")
+        pos = self.core.build_position(args)          # the current position is not changed
+        self.out.lines(self.core.probe(pos))
 
     def cmd_quit(self, args):
         if self.core.loaded:

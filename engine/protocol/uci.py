@@ -5,7 +5,10 @@ Moves are ``a0``-``i9`` coordinates, rank 0 = Red's back rank (the ICCS form UCC
 nps hashfull time pv``; with no legal move ``info depth 0 score mate 0`` then ``bestmove (none)``; a ``stop``
 with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search is restricted to those moves)
 and ``perft N``.  Options: Hash, Threads (any value accepted, one thread used), Ponder, MultiPV (one line is
-searched for now), UCI_Variant (``xiangqi``; others are refused), EGTBPath, Clear Hash.
+searched for now), UCI_Variant (``xiangqi``; others are refused), Clear Hash, and the endgame tables:
+EGTBPath (directories separated by ``;`` or ``:``; empty: the project's ``tablebases/``), EGTBCache (MB of
+decompressed chunks), EGTBProbeDepth (UCCI's egtbply: the disk is read only with at least this many plies of
+search left).  ``info`` carries ``tbhits`` when the tables answered.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import __version__
+from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
 from .core import CommandError, Dialect, parse_bool, parse_int, parse_number, sanitize
 
 MAX_HASH_MB = 4096
@@ -28,6 +32,8 @@ OPTION_LINES = [
     f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
     "option name UCI_Variant type combo default xiangqi " + " ".join(f"var {v}" for v in VARIANTS),
     "option name EGTBPath type string default <empty>",
+    f"option name EGTBCache type spin default {DEFAULT_CACHE_MB} min 1 max {MAX_CACHE_MB}",
+    f"option name EGTBProbeDepth type spin default {DEFAULT_PROBE_DEPTH} min 0 max 64",
     "option name Clear Hash type button",
 ]
 
@@ -109,7 +115,8 @@ class UciDialect(Dialect):
     def __init__(self, core):
         super().__init__(core)
         self.options = {"hash": DEFAULT_HASH_MB, "threads": 1, "ponder": False, "multipv": 1,
-                        "uci_variant": "xiangqi", "egtbpath": ""}
+                        "uci_variant": "xiangqi", "egtbpath": "", "egtbcache": DEFAULT_CACHE_MB,
+                        "egtbprobedepth": DEFAULT_PROBE_DEPTH}
         self.debug = False
         self.commands.update({"uci": self.cmd_uci, "ucinewgame": self.cmd_ucinewgame, "debug": self.cmd_debug})
 
@@ -161,6 +168,13 @@ class UciDialect(Dialect):
             self.options["uci_variant"] = v
         elif name == "egtbpath":
             self.options["egtbpath"] = "" if text == "<empty>" else text
+            self.core.set_tables(paths=self.options["egtbpath"])
+        elif name == "egtbcache":
+            self.options["egtbcache"] = parse_int(text, "EGTBCache", 1, MAX_CACHE_MB)
+            self.core.set_tables(cache_mb=self.options["egtbcache"])
+        elif name == "egtbprobedepth":
+            self.options["egtbprobedepth"] = parse_int(text, "EGTBProbeDepth", 0, 64)
+            self.core.set_tables(probe_depth=self.options["egtbprobedepth"])
         elif name == "clear hash":
             self.core.new_game()
         else:
@@ -186,7 +200,8 @@ class UciDialect(Dialect):
     def format_info(self, info):
         score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
         line = (f"info depth {info.depth} seldepth {max(info.seldepth, info.depth)} multipv 1 score {score} "
-                f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} time {int(info.time * 1000)}")
+                f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} tbhits {info.tbhits} "
+                f"time {int(info.time * 1000)}")
         if info.pv:
             line += " pv " + " ".join(info.pv)
         return [line]
