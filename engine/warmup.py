@@ -3,6 +3,7 @@ on-disk cache (``make setup``) or loads them from it (engine start-up)."""
 
 
 def warm_all():
+    from .egtb import warm as warm_tables
     from .perft import perft, perft_buffers
     from .search import search_once
     from .xiangqi.evaluate import evaluate
@@ -16,3 +17,4 @@ def warm_all():
     is_attacked(pos.board, 4, 1)
     has_legal_move(pos.board, pos.st, move_buffer())
     search_once(pos, depth=3)
+    warm_tables()

@@ -37,3 +37,4 @@ def warm(directory=None) -> None:
         pos = Position("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")
         code = tb_probe(tbs.arrays, pos.board, pos.side, True)
         tb_score(code, 1)
+        tbs.rank_moves(pos)                            # the Python-side probe (root moves, PV display)

@@ -476,6 +476,17 @@ def _move_score(child: int, check: bool) -> int:
     return 0
 
 
+def open_tables(paths: str = "", memory_mb: float = None) -> Optional[Tablebases]:
+    """The tables a user asked for: ``paths`` as ``Tablebases`` takes them, or "" for the project's default
+    directory (None when that does not exist: no tables, and nothing to complain about)."""
+    from . import DEFAULT_CACHE_MB, default_directory
+    if not paths:
+        paths = default_directory()
+        if not paths.is_dir():
+            return None
+    return Tablebases(paths, memory_mb=DEFAULT_CACHE_MB if memory_mb is None else memory_mb)
+
+
 def split_paths(directory) -> list[Path]:
     """Directories from None, a path, a list of paths, or a ``;``/path-separator separated string."""
     if directory is None:

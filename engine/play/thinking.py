@@ -32,9 +32,14 @@ class Thinker:
     """Owns the engine's Searcher for the whole session (its hash table survives between moves)."""
 
     def __init__(self, out, style: Style, hash_mb: int = 64):
+        from ..egtb.probe import open_tables
         from ..search import Searcher
         self.searcher = Searcher(hash_mb)
+        tables = open_tables()                              # the project's tablebases/, if built
+        self.searcher.set_tablebases(tables)
         self.out = out
+        for msg in tables.take_errors() if tables is not None else ():
+            out.write(f"warning: endgame tables: {msg}\n")
         self.style = style
         self.live = is_tty(out) and os.environ.get("TERM", "") != "dumb"
 

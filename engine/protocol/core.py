@@ -192,10 +192,7 @@ class EngineCore:
         files = (t["enabled"], t["paths"], t["cache_mb"])
         if files != self._applied_tables:
             self._applied_tables = files
-            tables = None
-            if t["enabled"]:
-                paths = t["paths"] or (eng.default_tables if eng.default_tables.is_dir() else None)
-                tables = eng.Tablebases(paths, memory_mb=t["cache_mb"]) if paths else None
+            tables = eng.open_tables(t["paths"], t["cache_mb"]) if t["enabled"] else None
             eng.searcher.set_tablebases(tables)
             self.out.lines(self.table_errors())
         eng.searcher.tb_depth = t["probe_depth"]

@@ -152,11 +152,9 @@ class Loader:
             finished.wait(600)
             searcher.wait()
             searcher.new_game()
-            from ..egtb import default_directory
-            from ..egtb.probe import Tablebases
+            from ..egtb.probe import open_tables
             self.modules = SimpleNamespace(Position=Position, Limits=Limits, SearchResult=SearchResult,
-                                           run_perft=run_perft, searcher=searcher, Tablebases=Tablebases,
-                                           default_tables=default_directory())
+                                           run_perft=run_perft, searcher=searcher, open_tables=open_tables)
         except BaseException as e:      # noqa: BLE001 -- reported to the GUI; the engine keeps answering
             self.error = f"{type(e).__name__}: {e}"
             traceback.print_exc(file=sys.stderr)
