@@ -5,10 +5,11 @@
 2. probe speed: from the search kernel (numba, chunk in memory), from the kernel with a disk read (objmode),
    and from Python;
 3. the cache's memory stays under its limit while random positions of every table are probed;
-4. for random won positions with a distance of at most 11 plies, Fairy-Stockfish (``go mate N``) confirms a
+4. the search with and without tables on won positions the tables know (mates found, exact distances, time);
+5. for random won positions with a distance of at most 11 plies, Fairy-Stockfish (``go mate N``) confirms a
    mate in exactly that many moves; random drawn positions are not mated by a deep search.
 
-    .venv/bin/python scripts/bench_egtb.py [--dir DIR] [--tables KRvK KNvKA ...] [--verify 500] [--draws 50]
+    .venv/bin/python scripts/bench_egtb.py [--dir DIR] [--tables KRvK KNvKA ...] [--verify 500] [--draws 50] [--search 40]
 
 Without ``--dir`` the tables are built into a temporary directory first (which is the build benchmark).
 """
@@ -225,6 +226,41 @@ def verify_with_fsf(directory, names, count, draws, max_plies, limit):
     return bad == 0 and mated == 0
 
 
+def bench_search(directory, names, count, movetime):
+    """Won positions the tables know (distance 13-41 plies, tables of four pieces or more), searched for
+    ``movetime`` seconds without tables, then with them: mates found, exact distances, time to move."""
+    from engine.search import Searcher, search_once
+    big = [n for n in names if parse_material(n).pieces >= 4]
+    if not big or count <= 0:
+        return
+    rng = random.Random(77)
+    wins = sample_positions(directory, big, rng, count,
+                            lambda c: 2 <= c < 0x8000 and (c - 2) % 2 == 1 and 13 <= c - 2 <= 41)
+    with_tables = Searcher(64)
+    with_tables.set_tablebases(Tablebases(directory))
+    plain = Searcher(64)
+    found = exact = table_exact = 0
+    plain_time = table_time = 0.0
+    for name, fen, code in wins:
+        d = code_plies(code)
+        plain.new_game()
+        t = time.perf_counter()
+        r = search_once(Position(fen), movetime=movetime, searcher=plain)
+        plain_time += time.perf_counter() - t
+        if r.info.mate is not None and r.info.mate > 0:
+            found += 1
+            exact += 2 * r.info.mate - 1 == d
+        t = time.perf_counter()
+        r = search_once(Position(fen), movetime=movetime, searcher=with_tables)
+        table_time += time.perf_counter() - t
+        table_exact += r.info.mate is not None and 2 * r.info.mate - 1 == d
+    n = len(wins)
+    print(f"search: {n} won positions (13-41 plies to mate) of {', '.join(big)}")
+    print(f"  without tables, {movetime:g} s each: a mate seen in {found}/{n}, the exact distance in {exact}/{n} "
+          f"({plain_time / n:.2f} s a move)")
+    print(f"  with tables: the exact distance in {table_exact}/{n} ({table_time / n * 1000:.1f} ms a move)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", help="existing table directory (default: build into a temporary one)")
@@ -234,6 +270,8 @@ def main():
     ap.add_argument("--max-plies", type=int, default=11)
     ap.add_argument("--limit", type=float, default=20.0, help="seconds per Fairy-Stockfish search")
     ap.add_argument("--memory-mb", type=float, default=1.0, help="cache limit for the memory check")
+    ap.add_argument("--search", type=int, default=40, help="won positions searched with and without tables")
+    ap.add_argument("--movetime", type=float, default=1.0, help="seconds per search without tables")
     args = ap.parse_args()
     tmp = None
     directory = args.dir
@@ -250,6 +288,7 @@ def main():
               f"{r.max_dist:>7}" + ("" if r.built else "  (present)"))
     names = [n for n in args.tables]
     ok = bench_probe(directory, names, args.memory_mb)
+    bench_search(directory, names, args.search, args.movetime)
     ok = verify_with_fsf(directory, names, args.verify, args.draws, args.max_plies, args.limit) and ok
     print("OK" if ok else "FAILED")
     return 0 if ok else 1

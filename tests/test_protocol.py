@@ -574,16 +574,18 @@ def tables(tmp_path_factory):
     return d
 
 
+def ucci_probe(engine, position):
+    """The reply to ``probe <position>``: every line up to and including ``pophash ...``."""
+    engine.send(f"probe {position}")
+    return engine.read_until(lambda ln: ln.startswith("pophash"))[1]
+
+
 def test_ucci_probe_and_search_with_tables(engine, tables):
     from engine.egtb.probe import Tablebases
     started(engine, "ucci")
     engine.send(f"setoption egtbpaths {tables}")
-    engine.send(f"probe fen {TB_WIN_FEN}")
-    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
-    assert lines == ["win 9", "pophash"]                      # nothing searched yet: an empty hash reply
-    engine.send(f"probe fen {TB_LOSS_FEN}")
-    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
-    assert lines[0] == "loss 8"
+    assert ucci_probe(engine, f"fen {TB_WIN_FEN}") == ["win 9", "pophash"]   # nothing searched: empty hash reply
+    assert ucci_probe(engine, f"fen {TB_LOSS_FEN}")[0] == "loss 8"
     engine.send(f"position fen {TB_WIN_FEN}")
     engine.send("go depth 20")
     _, lines = engine.bestmove()
@@ -591,15 +593,12 @@ def test_ucci_probe_and_search_with_tables(engine, tables):
     assert best == Tablebases(tables).best_move(Position(TB_WIN_FEN))
     assert f"info depth 9 score {30000 - 9} pv {best} " in "\n".join(lines)
     engine.send("setoption useegtb false")
-    engine.send(f"probe fen {TB_WIN_FEN}")
-    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
-    assert lines[0] == "unknown"
+    assert ucci_probe(engine, f"fen {TB_WIN_FEN}")[0] == "unknown"
     # After a search the hash table answers probe (the spec's pophash fields) for the positions it searched.
     engine.send(f"position fen {START_FEN}")
     engine.send("go depth 4")
     _, lines = engine.bestmove()
-    engine.send(f"probe fen {START_FEN} moves {parse_bestmove(lines[-1])[0]}")
-    _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
+    lines = ucci_probe(engine, f"fen {START_FEN} moves {parse_bestmove(lines[-1])[0]}")
     assert lines[0] == "unknown"
     assert re.fullmatch(rf"pophash bestmove {MOVE}(?: lowerbound -?\d+ depth \d+)?(?: upperbound -?\d+ depth \d+)?",
                         lines[1]) and "bound" in lines[1], lines
