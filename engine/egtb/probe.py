@@ -5,7 +5,8 @@ Design (search integration)
 The search runs in ``@njit(nogil=True)`` kernels, which can neither read files nor call zstandard.  So the
 decompressed chunks live in a numba-visible pool (:mod:`engine.egtb.cache`): ``uint16[nslots, width]`` plus a
 ``chunk id -> slot`` array.  :class:`Tablebases` owns the files, the pool and the error list; its
-``arrays`` property is a plain tuple of numpy arrays (layout ``TB_*`` below) that the search passes to
+``arrays`` is the pair of numpy arrays ``(meta, pool)`` (layout in :mod:`engine.egtb.cache`) that the search
+passes to
 
     tb_probe(tb, board, side, allow_disk) -> code      (UNKNOWN = -1, else a value code)
 
@@ -52,8 +53,10 @@ from numba.core.errors import NumbaWarning
 from ..tt import MATE_SCORE
 from ..xiangqi.repetition import BAN_SCORE
 from ..xiangqi.board import NSQ, BLACK_BIT
-from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, CTR_MODE, CTR_NPENDING, CTR_SEARCH_LOADS,
-                    PENDING_CAP, MODE_SYNC, MODE_DEFER)
+from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
+                    CTR_MODE, CTR_NPENDING, CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK,
+                    PENDING_CAP, MODE_SYNC, MODE_DEFER, SEC_FLIP, SEC_INFO, SEC_KEYS, SEC_PENDING, SEC_SLOT_CHUNK,
+                    SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
 from .index import GROUP_KINDS, MAX_SLOTS, SPEC_LEN, Material, MaterialError, encode_board
 from .store import SUFFIX, TableError, TableFile
 
@@ -67,10 +70,7 @@ RULE_BASE = 0x8000
 RULE_SCORE = BAN_SCORE - 200
 RULE_ORDER_CAP = 500
 
-# Layout of the tuple ``Tablebases.arrays``.
-TB_KEYS, TB_TABLE, TB_FLIP, TB_INFO, TB_SPECS, TB_SLOT_OF, TB_POOL, TB_SLOT_CHUNK, TB_STAMPS, TB_CTR, TB_PENDING = \
-    range(11)
-INFO_BASE, INFO_CHUNK, INFO_OK, INFO_NCHUNKS = range(4)
+TB_META, TB_POOL = 0, 1           # ``Tablebases.arrays`` = (meta, pool), see engine.egtb.cache
 
 
 def _key_weights():
@@ -94,13 +94,12 @@ KEY_W, _ = _key_weights()
 @njit(cache=True, nogil=True, inline="always")
 def tb_locate(tb, board, side):
     """(table number, index) of a position, or (-1, 0) when no table holds its material."""
-    keys = tb[TB_KEYS]
-    ctr = tb[TB_CTR]
-    if ctr[CTR_MAXPIECES] == 0:                      # no tables at all
+    meta = tb[TB_META]
+    most = meta[CTR_MAXPIECES]
+    if most == 0:                                    # no tables at all
         return -1, 0
     key = 0
     n = 0
-    most = ctr[CTR_MAXPIECES]
     for sq in range(NSQ):
         p = board[sq]
         if p != 0:
@@ -108,20 +107,23 @@ def tb_locate(tb, board, side):
             n += 1
             if n > most:                             # more pieces than any table has: stop counting
                 return -1, 0
+    keys = meta[SEC_KEYS]
+    nkeys = meta[SEC_TNUM] - keys
     lo = 0
-    hi = keys.shape[0]
+    hi = nkeys
     while lo < hi:                                   # binary search for the material key
         mid = (lo + hi) >> 1
-        if keys[mid] < key:
+        if meta[keys + mid] < key:
             lo = mid + 1
         else:
             hi = mid
     j = lo
-    if j >= keys.shape[0] or keys[j] != key:
+    if j >= nkeys or meta[keys + j] != key:
         return -1, 0
-    t = tb[TB_TABLE][j]
+    t = meta[meta[SEC_TNUM] + j]
+    spec = meta[SEC_SPECS] + t * SPEC_LEN
     psq = np.empty(MAX_SLOTS, np.int64)
-    idx = encode_board(board, side, tb[TB_SPECS][t], tb[TB_FLIP][j] != 0, psq)
+    idx = encode_board(board, side, meta[spec:spec + SPEC_LEN], meta[meta[SEC_FLIP] + j] != 0, psq)
     if idx < 0:
         return -1, 0
     return t, idx
@@ -150,36 +152,36 @@ def tb_probe(tb, board, side, allow_disk):
     t, idx = tb_locate(tb, board, side)
     if t < 0:
         return UNKNOWN
-    info = tb[TB_INFO]
-    if info[t, INFO_OK] == 0:
+    meta = tb[TB_META]
+    info = meta[SEC_INFO] + t * INFO_LEN
+    if meta[info + INFO_OK] == 0:
         return UNKNOWN
-    ctr = tb[TB_CTR]
-    width = info[t, INFO_CHUNK]
-    g = info[t, INFO_BASE] + idx // width
-    s = tb[TB_SLOT_OF][g]
+    width = meta[info + INFO_CHUNK]
+    g = meta[info + INFO_BASE] + idx // width
+    s = meta[meta[SEC_SLOT_OF] + g]
     if s < 0:
-        ctr[CTR_MISSES] += 1
+        meta[CTR_MISSES] += 1
         if not allow_disk:
             return UNKNOWN
-        if ctr[CTR_MODE] == MODE_DEFER:
-            n = ctr[CTR_NPENDING]
-            pending = tb[TB_PENDING]
+        if meta[CTR_MODE] == MODE_DEFER:
+            n = meta[CTR_NPENDING]
+            pending = meta[SEC_PENDING]
             for i in range(min(n, PENDING_CAP)):
-                if pending[i] == g:
+                if meta[pending + i] == g:
                     return UNKNOWN
             if n < PENDING_CAP:
-                pending[n] = g
-                ctr[CTR_NPENDING] = n + 1
+                meta[pending + n] = g
+                meta[CTR_NPENDING] = n + 1
             return UNKNOWN
-        s = _load_sync(ctr, g)
+        s = _load_sync(meta, g)
         if s < 0:
             return UNKNOWN
     v = tb[TB_POOL][s, idx % width]
-    if tb[TB_SLOT_CHUNK][s] != g:              # evicted while we read
+    if meta[meta[SEC_SLOT_CHUNK] + s] != g:          # evicted while we read
         return UNKNOWN
-    ctr[CTR_CLOCK] += 1
-    tb[TB_STAMPS][s] = ctr[CTR_CLOCK]
-    ctr[CTR_HITS] += 1
+    meta[CTR_CLOCK] += 1
+    meta[meta[SEC_STAMPS] + s] = meta[CTR_CLOCK]
+    meta[CTR_HITS] += 1
     return np.int64(v)
 
 
@@ -322,23 +324,18 @@ class Tablebases:
             base += f.nchunks
             width = max(width, f.chunk)
             max_pieces = max(max_pieces, mat.pieces)
-        order = np.argsort(np.array(keys, np.int64), kind="stable") if keys else np.zeros(0, np.int64)
-        self._keys = np.array(keys, np.int64)[order] if keys else np.full(1, -1, np.int64)
-        self._tnum = np.array(tables, np.int64)[order] if keys else np.zeros(1, np.int64)
-        self._flip = np.array(flips, np.int64)[order] if keys else np.zeros(1, np.int64)
-        self._info = np.array(info, np.int64).reshape(-1, 4) if info else np.zeros((1, 4), np.int64)
-        self._specs = np.array(specs, np.int64).reshape(-1, SPEC_LEN) if specs else np.zeros((1, SPEC_LEN),
-                                                                                             np.int64)
+        order = np.argsort(np.array(keys, np.int64), kind="stable")
         self.memory_limit = int(memory_mb * 1024 * 1024)
-        self.pool = ChunkPool(base, width, self.memory_limit)
+        self.pool = ChunkPool(base, width, self.memory_limit, np.array(keys, np.int64)[order],
+                              np.array(tables, np.int64)[order], np.array(flips, np.int64)[order],
+                              np.array(info, np.int64), np.array(specs, np.int64))
+        self._info = self.pool.info
         self.id = next(_IDS)
         self.pool.ctr[CTR_ID] = self.id
         self.pool.ctr[CTR_MAXPIECES] = max_pieces
         self.pool.ctr[CTR_MODE] = mode
         _REGISTRY[self.id] = self
-        p = self.pool
-        self.arrays = (self._keys, self._tnum, self._flip, self._info, self._specs, p.slot_of, p.pool,
-                       p.slot_chunk, p.stamps, p.ctr, p.pending)
+        self.arrays = self.pool.arrays
 
     # -- errors ------------------------------------------------------------------------------------------------
     def _error(self, msg: str) -> None:
