@@ -17,7 +17,7 @@ Search life-cycle (one ``_Search`` per ``go``):
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH
@@ -87,6 +87,77 @@ def split_position_args(tokens: list[str]) -> tuple[str, list[str]]:
     else:
         raise CommandError(f"expected 'startpos' or 'fen <FEN>', not {sanitize(tokens[0])!r}")
     return fen, tokens[cut + 1:]
+
+
+@dataclass
+class GoRequest:
+    """What a ``go`` asked for, in either dialect."""
+    limits: dict = field(default_factory=dict)     # keyword arguments of search.Limits
+    perft: Optional[int] = None
+    draw: bool = False                             # UCCI 'go draw': the opponent offers a draw
+    searchmoves: Optional[list] = None             # UCI 'go searchmoves m1 m2 ...'
+
+
+class Words:
+    """A command's arguments read left to right: iterating gives each next keyword (lower-cased); ``value``
+    takes the word after it, ``current`` is the keyword as sent."""
+
+    def __init__(self, args: list[str], command: str):
+        self.args = args
+        self.command = command
+        self.i = -1
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        self.i += 1
+        if self.i >= len(self.args):
+            raise StopIteration
+        return self.args[self.i].lower()
+
+    @property
+    def current(self) -> str:
+        return self.args[self.i]
+
+    def value(self, what: str) -> str:
+        if self.i + 1 >= len(self.args):
+            raise CommandError(f"'{self.command} {what}' needs a value")
+        self.i += 1
+        return self.args[self.i]
+
+    def take_while(self, pred) -> list[str]:
+        """The following words (lower-cased) as long as ``pred(word)`` holds."""
+        out = []
+        while self.i + 1 < len(self.args) and pred(self.args[self.i + 1].lower()):
+            self.i += 1
+            out.append(self.args[self.i].lower())
+        return out
+
+
+def parse_go(args: list[str], dialect_keyword: Callable) -> GoRequest:
+    """The arguments of ``go`` (any order, keywords case-insensitive) -> GoRequest.  The keywords both dialects
+    share are read here; any other goes to ``dialect_keyword(keyword, words, request)``, which returns False if
+    it does not know it either.  CommandError for an unknown keyword or a missing or malformed value; then
+    nothing is searched."""
+    req = GoRequest()
+    lim = req.limits
+    words = Words(args, "go")
+    for kw in words:
+        if kw in ("ponder", "infinite"):
+            lim[kw] = True
+        elif kw == "depth":
+            lim["depth"] = parse_int(words.value(kw), "depth", 0, 1000)
+        elif kw == "nodes":
+            lim["nodes"] = parse_int(words.value(kw), "nodes", 1)
+        elif kw == "movestogo":
+            mtg = parse_int(words.value(kw), "movestogo")
+            lim["movestogo"] = mtg if mtg > 0 else None
+        elif kw == "perft":
+            req.perft = parse_int(words.value(kw), "perft depth", 0, MAX_PERFT_DEPTH)
+        elif not dialect_keyword(kw, words, req):
+            raise CommandError(f"unknown 'go' parameter {sanitize(words.current, 30)!r}")
+    return req
 
 
 @dataclass

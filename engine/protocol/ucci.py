@@ -28,12 +28,11 @@ Differences from UCI worth knowing:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Optional
 
 from .. import __version__
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
-from .core import CommandError, Dialect, parse_bool, parse_int, parse_number, sanitize
+from .core import CommandError, Dialect, GoRequest, parse_bool, parse_int, parse_number, sanitize
+from .core import parse_go as parse_core_go
 
 DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (our view) is at most this
 
@@ -68,64 +67,30 @@ OPTION_LINES = [
 TOLERATED = {"promotion", "usehash", "style", "selectivity", "loadbook", "evalapi", "repetition", "drawmoves"}
 
 
+UCCI_TIMES = {"time": "time_left", "increment": "increment", "opptime": "opp_time",
+              "oppincrement": "opp_increment"}         # go keyword -> search.Limits field
+
+
 def to_seconds(value: float, millisec: bool) -> float:
     """A UCCI time (seconds, or milliseconds after ``setoption usemillisec true``) in seconds, never negative."""
     seconds = value / 1000.0 if millisec else float(value)
     return max(seconds, 0.0)
 
 
-@dataclass
-class GoRequest:
-    limits: dict = field(default_factory=dict)     # keyword arguments of search.Limits
-    draw: bool = False
-    perft: Optional[int] = None
-
-
 def parse_go(args: list[str], millisec: bool) -> GoRequest:
-    """The arguments of a UCCI ``go`` (any order, keywords case-insensitive) -> GoRequest.  CommandError if
-    a keyword is unknown or a value is missing or malformed; then nothing is searched."""
-    req = GoRequest()
-    lim = req.limits
-    i = 0
-
-    def value(what: str) -> str:
-        nonlocal i
-        if i + 1 >= len(args):
-            raise CommandError(f"'go {what}' needs a value")
-        i += 1
-        return args[i]
-
-    while i < len(args):
-        kw = args[i].lower()
-        if kw == "ponder":
-            lim["ponder"] = True
-        elif kw == "draw":
+    """The arguments of a UCCI ``go`` -> GoRequest (times in seconds); see ``core.parse_go``."""
+    def ucci_keyword(kw, words, req):
+        lim = req.limits
+        if kw == "draw":
             req.draw = True
-        elif kw == "infinite":
-            lim["infinite"] = True
-        elif kw == "depth":
-            lim["depth"] = parse_int(value(kw), "depth", 0, 1000)
-        elif kw == "nodes":
-            lim["nodes"] = parse_int(value(kw), "nodes", 1)
-        elif kw == "time":
-            lim["time_left"] = to_seconds(parse_number(value(kw), "time"), millisec)
-        elif kw == "movestogo":
-            mtg = parse_int(value(kw), "movestogo")
-            lim["movestogo"] = mtg if mtg > 0 else None
-        elif kw == "increment":
-            lim["increment"] = to_seconds(parse_number(value(kw), "increment"), millisec)
-        elif kw == "opptime":
-            lim["opp_time"] = to_seconds(parse_number(value(kw), "opptime"), millisec)
-        elif kw == "oppincrement":
-            lim["opp_increment"] = to_seconds(parse_number(value(kw), "oppincrement"), millisec)
+        elif kw in UCCI_TIMES:
+            lim[UCCI_TIMES[kw]] = to_seconds(parse_number(words.value(kw), kw), millisec)
         elif kw == "oppmovestogo":
-            parse_int(value(kw), "oppmovestogo")      # checked, not used by the time manager
-        elif kw == "perft":
-            req.perft = parse_int(value(kw), "perft depth", 0, 12)
+            parse_int(words.value(kw), "oppmovestogo")      # checked, not used by the time manager
         else:
-            raise CommandError(f"unknown 'go' parameter {sanitize(args[i], 30)!r}")
-        i += 1
-    return req
+            return False
+        return True
+    return parse_core_go(args, ucci_keyword)
 
 
 def accepts_draw(info) -> bool:

@@ -12,12 +12,11 @@ search left).  ``info`` carries ``tbhits`` when the tables answered.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Optional
 
 from .. import __version__
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
-from .core import CommandError, Dialect, parse_bool, parse_int, parse_number, sanitize
+from .core import CommandError, Dialect, GoRequest, parse_bool, parse_int, parse_number, sanitize
+from .core import parse_go as parse_core_go
 
 MAX_HASH_MB = 4096
 DEFAULT_HASH_MB = 64
@@ -41,71 +40,38 @@ GO_KEYWORDS = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", 
                "infinite", "ponder", "searchmoves", "perft"}
 
 
-@dataclass
-class GoRequest:
-    limits: dict = field(default_factory=dict)     # keyword arguments of search.Limits
-    searchmoves: Optional[list] = None
-    perft: Optional[int] = None
-
-
 def ms_to_seconds(value: float) -> float:
     return max(value, 0.0) / 1000.0
 
 
 def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     """The arguments of a UCI ``go`` -> GoRequest (times in seconds; own/opponent clocks picked by the side to
-    move).  CommandError on an unknown keyword or a missing/malformed value; then nothing is searched."""
-    req = GoRequest()
+    move); see ``core.parse_go``."""
     clock: dict[str, float] = {}
-    lim = req.limits
-    i = 0
 
-    def value(what: str) -> str:
-        nonlocal i
-        if i + 1 >= len(args):
-            raise CommandError(f"'go {what}' needs a value")
-        i += 1
-        return args[i]
-
-    while i < len(args):
-        kw = args[i].lower()
+    def uci_keyword(kw, words, req):
+        lim = req.limits
         if kw in ("wtime", "btime", "winc", "binc"):
-            clock[kw] = ms_to_seconds(parse_number(value(kw), kw))
-        elif kw == "movestogo":
-            mtg = parse_int(value(kw), "movestogo")
-            lim["movestogo"] = mtg if mtg > 0 else None
-        elif kw == "depth":
-            lim["depth"] = max(parse_int(value(kw), "depth", 0, 1000), 1)
-        elif kw == "nodes":
-            lim["nodes"] = parse_int(value(kw), "nodes", 1)
+            clock[kw] = ms_to_seconds(parse_number(words.value(kw), kw))
         elif kw == "mate":
-            lim["mate"] = parse_int(value(kw), "mate", 1, 1000)
+            lim["mate"] = parse_int(words.value(kw), "mate", 1, 1000)
         elif kw == "movetime":
-            lim["movetime"] = ms_to_seconds(parse_number(value(kw), "movetime"))
-        elif kw == "infinite":
-            lim["infinite"] = True
-        elif kw == "ponder":
-            lim["ponder"] = True
-        elif kw == "perft":
-            req.perft = parse_int(value(kw), "perft depth", 0, 12)
+            lim["movetime"] = ms_to_seconds(parse_number(words.value(kw), "movetime"))
         elif kw == "searchmoves":
-            moves = []
-            while i + 1 < len(args) and args[i + 1].lower() not in GO_KEYWORDS:
-                i += 1
-                moves.append(args[i].lower())
-            req.searchmoves = moves
+            req.searchmoves = words.take_while(lambda w: w not in GO_KEYWORDS)
         else:
-            raise CommandError(f"unknown 'go' parameter {sanitize(args[i], 30)!r}")
-        i += 1
+            return False
+        return True
+
+    req = parse_core_go(args, uci_keyword)
+    lim = req.limits
+    if "depth" in lim:
+        lim["depth"] = max(lim["depth"], 1)        # UCI has no "static evaluation only" depth 0
     own, opp = ("w", "b") if red_to_move else ("b", "w")
-    if f"{own}time" in clock:
-        lim["time_left"] = clock[f"{own}time"]
-    if f"{own}inc" in clock:
-        lim["increment"] = clock[f"{own}inc"]
-    if f"{opp}time" in clock:
-        lim["opp_time"] = clock[f"{opp}time"]
-    if f"{opp}inc" in clock:
-        lim["opp_increment"] = clock[f"{opp}inc"]
+    for mine, field_name in ((f"{own}time", "time_left"), (f"{own}inc", "increment"), (f"{opp}time", "opp_time"),
+                             (f"{opp}inc", "opp_increment")):
+        if mine in clock:
+            lim[field_name] = clock[mine]
     return req
 
 
