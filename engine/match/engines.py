@@ -384,16 +384,28 @@ class Engine:
             self.dead = True
             raise
 
+    def _readline(self, deadline: float):
+        """The next (arrival time, line) before ``deadline``, or None then; a crash marks the engine dead."""
+        try:
+            return self.p.readline(deadline)
+        except EngineCrashed:
+            self.dead = True
+            raise
+
+    def _next_words(self, deadline: float):
+        """(arrival time, line, its words) of the next line that is not blank, or None at the deadline."""
+        while (got := self._readline(deadline)) is not None:
+            words = got[1].split()
+            if words:
+                return got[0], got[1], words
+        return None
+
     def _expect(self, predicate, timeout: float, what: str, probe: bool = False):
         """Read lines until predicate(line) is true; returns that line.  Each line is also offered to
         self._on_line.  In a probe, a line that smells of 'unknown command' raises WrongProtocol."""
         deadline = time.monotonic() + timeout
         while True:
-            try:
-                got = self.p.readline(deadline)
-            except EngineCrashed:
-                self.dead = True
-                raise
+            got = self._readline(deadline)
             if got is None:
                 if probe:
                     raise WrongProtocol(f"{self.spec.label}: no {what} within {timeout:g} s")
@@ -488,18 +500,8 @@ class _UciLike(Engine):
         self.sync()
 
     def read_move(self, deadline: float):
-        while True:
-            try:
-                got = self.p.readline(deadline)
-            except EngineCrashed:
-                self.dead = True
-                raise
-            if got is None:
-                return None
-            t, line = got
-            words = line.split()
-            if not words:
-                continue
+        while (got := self._next_words(deadline)) is not None:
+            t, line, words = got
             if words[0] == "nobestmove":
                 return t, RESIGN
             if words[0] == "bestmove":
@@ -509,6 +511,7 @@ class _UciLike(Engine):
                     return t, RESIGN
                 move = to_iccs(words[1], self.ranks_from)
                 return t, (move if move is not None else words[1])
+        return None
 
     def stop(self) -> None:
         self.send("stop")
@@ -715,23 +718,14 @@ class XboardEngine(Engine):
         self._synced += 1
 
     def read_move(self, deadline: float):
-        while True:
-            try:
-                got = self.p.readline(deadline)
-            except EngineCrashed:
-                self.dead = True
-                raise
-            if got is None:
-                return None
-            t, line = got
-            words = line.split()
-            if not words:
-                continue
+        while (got := self._next_words(deadline)) is not None:
+            t, line, words = got
             if words[0] == "move" and len(words) >= 2:
                 move = to_iccs(words[1], self.ranks_from)
                 return t, (move if move is not None else words[1])
             if words[0] == "resign" or (words[0] in ("1-0", "0-1") and "resign" in line.lower()):
                 return t, RESIGN
+        return None
 
     def stop(self) -> None:
         self.send("?")
