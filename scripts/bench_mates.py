@@ -74,6 +74,17 @@ def parse_info(line: str) -> dict:
     return info
 
 
+def start_engines(ours, reference: str, hash_mb: int) -> list:
+    """Our engine (``ours``: its command line, default .venv/bin/shuai) and, when installed, the reference."""
+    engines = [UciEngine("shuai", ours.split() if ours else default_ours(), 0,
+                         {"Hash": hash_mb, "UCI_Variant": VARIANT}, cwd=ROOT)]
+    if shutil.which(reference):
+        engines.append(UciEngine("fairy-sf", [reference], 1, {"Hash": hash_mb, "UCI_Variant": VARIANT}))
+    else:
+        print(f"(no {reference}: `apt-get install -y fairy-stockfish` to compare)")
+    return engines
+
+
 class UciEngine:
     """One persistent UCI engine process, read by a thread so that every wait has a timeout."""
 
@@ -287,12 +298,7 @@ def main():
         import pyffish  # noqa: F401
     except ImportError:
         sys.exit("pyffish is needed to verify the mates (pip install pyffish)")
-    ours_cmd = args.ours.split() if args.ours else default_ours()
-    engines = [UciEngine("shuai", ours_cmd, 0, {"Hash": args.hash, "UCI_Variant": VARIANT}, cwd=ROOT)]
-    if shutil.which(args.reference):
-        engines.append(UciEngine("fairy-sf", [args.reference], 1, {"Hash": args.hash, "UCI_Variant": VARIANT}))
-    else:
-        print(f"(no {args.reference}: `apt-get install -y fairy-stockfish` to compare)")
+    engines = start_engines(args.ours, args.reference, args.hash)
     names = [e.name for e in engines]
     print(f"{len(puzzles)} puzzles from {args.puzzles.name}, go movetime {args.movetime}, Hash {args.hash} MB, "
           f"{'both engines at once' if args.parallel else 'engines in turn'}; "

@@ -15,7 +15,6 @@ import argparse
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_mates import VARIANT, UciEngine, default_ours  # noqa: E402
+from bench_mates import start_engines  # noqa: E402
 
 
 def bench_fens() -> list[str]:
@@ -54,12 +53,7 @@ def main():
     fens = bench_fens()
     if args.limit:
         fens = fens[:args.limit]
-    ours_cmd = args.ours.split() if args.ours else default_ours()
-    engines = [UciEngine("shuai", ours_cmd, 0, {"Hash": args.hash, "UCI_Variant": VARIANT}, cwd=ROOT)]
-    if shutil.which(args.reference):
-        engines.append(UciEngine("fairy-sf", [args.reference], 1, {"Hash": args.hash, "UCI_Variant": VARIANT}))
-    else:
-        print(f"(no {args.reference}: `apt-get install -y fairy-stockfish` to compare)")
+    engines = start_engines(args.ours, args.reference, args.hash)
     names = [e.name for e in engines]
     print(f"{len(fens)} positions, go movetime {args.movetime}, Hash {args.hash} MB; "
           + ", ".join(f"{e.name} = {e.id_name}" for e in engines)
@@ -99,7 +93,7 @@ def main():
     for e in engines:
         e.close()
     if args.signature:
-        print(f"shuai bench (fixed depth, signature): {signature(ours_cmd)}")
+        print(f"shuai bench (fixed depth, signature): {signature(engines[0].cmd)}")
     return 0
 
 
