@@ -282,7 +282,7 @@ class Searcher:
             walk.push(m)
         while len(line) < MAX_TB_PV:
             ranked = tables.rank_moves(walk)
-            if not ranked or ranked[0][2].kind == "unknown":
+            if not ranked or ranked[0][2].plies is None:    # unknown, a draw, or a rule result: no mating line
                 break
             line.append(ranked[0][1])
             walk.push(ranked[0][1])
