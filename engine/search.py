@@ -202,6 +202,7 @@ class Searcher:
         if isinstance(known, SearchResult):
             on_info(known.info)
             return known
+        table_draw = known is not allowed              # the tables call the root a draw: report 0
         allowed = known
         self.age = (self.age + 1) & 255
         ctrl, ss, pv = self.ctrl, self.ss, self.pv
@@ -240,7 +241,7 @@ class Searcher:
             if not pv_moves or pv_moves[0] != best:
                 pv_moves = [best]
             pv_moves = self._table_line(pos, pv_moves)
-            info = self._info(depth, score, pv_moves, move_name)
+            info = self._info(depth, 0 if table_draw else score, pv_moves, move_name)
             on_info(info)
             if stopped or self._done(info, limits):
                 break
@@ -250,8 +251,8 @@ class Searcher:
         return SearchResult(move_name(best), ponder, info)
 
     def _root_tables(self, pos, allowed, move_name):
-        """A root the tables know: the SearchResult to play (won or lost), or the moves that keep a draw.  The
-        allowed moves unchanged when the tables do not know the position (or one of its successors)."""
+        """A root the tables know: the SearchResult to play (won or lost), or the moves that keep a draw (a new
+        list).  The ``allowed`` list itself when the tables do not know the position (or one of its successors)."""
         tables = self.tablebases
         if not tables.names:
             return allowed

@@ -744,3 +744,4 @@ def test_a_drawn_root_is_searched_among_the_drawing_moves(tbdir, values):
         after.push(r.best)
         assert tbs.probe(after).kind == "draw", (pos.fen(), r.best)
         assert r.info.nodes > 0 and len(r.info.pv) < 16        # no table line tacked onto a draw
+        assert r.info.score == 0 and r.info.mate is None       # the tables' verdict, not the evaluation's
