@@ -1,22 +1,29 @@
-"""Perft: count the leaves of the legal move tree (the standard check of a move generator).
+"""Perft: count the leaves of the legal move tree (the standard check of a move generator), for any game.
 
 Leaves are counted in bulk: at depth 1 the number of legal moves is the count, as Stockfish and
-Fairy-Stockfish do, so our figures compare with theirs node for node.
+Fairy-Stockfish do, so our figures compare with theirs node for node.  The kernel is a template compiled per
+game (``engine.kernel``); ``run_perft`` finds the game's through the position.
 """
 import time
 
 import numpy as np
-from numba import njit
+from numba import typeof, types
 
-from .xiangqi.board import MAX_MOVES, ST_SIDE, make_move, unmake_move
-from .xiangqi.movegen import GEN_ALL, generate, in_check, is_legal
-from .xiangqi.notation import move_name
+from .kernel import Template
+
+TEMPLATE = Template(globals(), ("new_state", "GEN_ALL", "generate_moves", "in_check", "is_legal", "make_move", "unmake_move"))
 
 
-@njit(cache=True)
+def _signature(game):
+    """Recursive kernels carry one explicit signature (see ``engine.kernel``)."""
+    arrays = tuple(typeof(a) for a in game["new_state"]())
+    return types.int64(*arrays, types.int64, typeof(perft_buffers(1, 1)), types.int64)
+
+
+@TEMPLATE.kernel(signature=_signature)
 def perft(board, st, hist, keys, depth, buffers, ply):
     moves = buffers[ply]
-    n = generate(board, st[ST_SIDE], moves, GEN_ALL)
+    n = generate_moves(board, st, moves, GEN_ALL)
     checked = in_check(board, st)
     total = np.int64(0)
     for i in range(n):
@@ -32,14 +39,20 @@ def perft(board, st, hist, keys, depth, buffers, ply):
     return total
 
 
-def perft_buffers(depth: int) -> np.ndarray:
-    return np.zeros((max(depth, 1) + 1, MAX_MOVES), np.int32)
+def perft_buffers(depth: int, max_moves: int) -> np.ndarray:
+    return np.zeros((max(depth, 1) + 1, max_moves), np.int32)
+
+
+def perft_count(pos, depth: int) -> int:
+    """Leaves of the legal move tree of ``pos`` at ``depth`` (>= 1)."""
+    kernels = pos.game.kernels()
+    return int(kernels.perft(*pos.arrays, depth, perft_buffers(depth, kernels.MAX_MOVES), 0))
 
 
 def run_perft(pos, depth: int, divide: bool = False, out=print) -> int:
     """Count leaves at ``depth`` from ``pos``; with ``divide`` print ``move: count`` per root move first.
     Always ends with the line ``nodes N time_ms T nps X``."""
-    buffers = perft_buffers(depth)
+    pos.game.kernels()                      # loaded before the clock starts
     start = time.perf_counter()
     if depth <= 0:
         total = 1
@@ -49,13 +62,13 @@ def run_perft(pos, depth: int, divide: bool = False, out=print) -> int:
             if depth == 1:
                 count = 1
             else:
-                make_move(*pos.arrays, np.int32(m))
-                count = int(perft(*pos.arrays, depth - 1, buffers, 0))
-                unmake_move(pos.board, pos.st, pos.hist)
-            out(f"{move_name(m)}: {count}")
+                pos.push(m)
+                count = perft_count(pos, depth - 1)
+                pos.pop()
+            out(f"{pos.game.move_name(m)}: {count}")
             total += count
     else:
-        total = int(perft(*pos.arrays, depth, buffers, 0))
+        total = perft_count(pos, depth)
     ms = (time.perf_counter() - start) * 1000
     out(f"nodes {total} time_ms {ms:.0f} nps {int(total / max(ms, 1e-3) * 1000)}")
     return total

@@ -11,10 +11,14 @@ Interface used by the protocol loop and the command line (times are seconds ever
 ``on_info(SearchInfo)`` is called after every completed iteration (from the search thread);
 ``on_done(SearchResult)`` exactly once per ``start``.
 
+The position's game (``pos.game``) supplies the compiled search (``engine.kernel``): the same driver runs
+every game.
+
 Endgame tables (``searcher.set_tablebases(Tablebases(...), probe_depth)``): a root position the tables know is
 not searched -- the move is the tables' (fastest mate when winning, slowest when losing) and the PV follows
 them to the mate; a drawn root is searched among the moves that keep the draw.  Inside the search, positions
-entered by a capture are probed (see ``alphabeta``); ``probe_depth`` is seed 000's "egtbply".
+entered by a capture are probed (see ``alphabeta``); ``probe_depth`` ("egtbply") is how many plies must be
+left to search before a probe may read the disk.
 """
 from __future__ import annotations
 
@@ -23,8 +27,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+from . import alphabeta as ab
 from .egtb import DEFAULT_PROBE_DEPTH
-from .tt import MATE_BOUND, MATE_SCORE
+from .scores import INFINITE, mate_in_moves
 
 
 @dataclass
@@ -68,19 +73,21 @@ class SearchResult:
 
 
 MAX_TB_PV = 64              # plies of a tablebase PV shown
+ASPIRATION_DEPTH = 4        # iterations from this depth on start with a window around the last score,
+ASPIRATION_WINDOW = 40      # this wide on each side, doubled at each fail
+HISTORY_CARRY = 8           # a new search keeps the history divided by this: it still orders, but lightly
 
 
 class Searcher:
     def __init__(self, hash_mb: int = 64):
-        from . import alphabeta, tt
+        from . import tt
         from .egtb.probe import no_tablebases
-        self._ab = alphabeta
         self.tablebases = no_tablebases()
         self.tb_depth = DEFAULT_PROBE_DEPTH
         self.hash_mb = hash_mb
         self.tt = tt.new_table(hash_mb)
-        (self.ctrl, self.ss, self.pv, self.moves, self.order, self.history,
-         self.reps) = alphabeta.new_work_arrays()
+        self.game = None                    # the game of the work arrays (set by the first search)
+        self.ctrl = ab.new_work_arrays(1, (1, 1))[0]
         self.age = 0
         self._thread: Optional[threading.Thread] = None
         self._timer: Optional[threading.Timer] = None
@@ -104,11 +111,20 @@ class Searcher:
         if probe_depth is not None:
             self.tb_depth = int(probe_depth)
 
+    def _use_game(self, game) -> None:
+        """Work arrays shaped for ``game`` (made anew only when the game changes)."""
+        if game is not self.game:
+            kernels = game.kernels()
+            (ctrl, self.ss, self.pv, self.moves, self.order, self.history,
+             self.reps) = ab.new_work_arrays(kernels.MAX_MOVES, kernels.HISTORY_SHAPE)
+            self.ctrl[:] = ctrl                 # the same array: stop() may hold it
+            self.game = game
+
     def hash_entry(self, pos):
         """What the transposition table holds for a position: (move name or None, score, depth, bound) with
         bound one of "exact", "lower", "upper"; None if it holds nothing."""
         from .tt import BOUND_EXACT, BOUND_LOWER, score_from_tt, tt_probe
-        from .xiangqi.notation import move_name
+        move_name = pos.game.move_name
         key, lock = pos.keys[pos.ply]
         e = int(tt_probe(self.tt, key, lock))
         if e < 0:
@@ -123,8 +139,9 @@ class Searcher:
         """Forget everything learnt (transposition table, history)."""
         self.wait()
         self.tt[:] = 0
-        self.history[:] = 0
-        self.ss[:] = 0
+        if self.game is not None:
+            self.history[:] = 0
+            self.ss[:] = 0
 
     # -- control ----------------------------------------------------------------------------------------------
     def start(self, pos, limits: Limits, on_info: Callable[[SearchInfo], None],
@@ -132,8 +149,9 @@ class Searcher:
         from .timeman import budget
         self.stop()
         self.wait()
+        self._use_game(pos.game)
         self.ctrl[:] = 0
-        self.ctrl[self._ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else (1 << 62)
+        self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else (1 << 62)
         self._pondering = limits.ponder or limits.infinite
         self._infinite = limits.infinite
         self._budget = budget(limits)
@@ -156,11 +174,11 @@ class Searcher:
                 self._timer.start()
 
     def _hard_stop(self) -> None:
-        self.ctrl[self._ab.C_STOP] = 1
+        self.ctrl[ab.C_STOP] = 1
 
     def stop(self) -> None:
         self._pondering = False
-        self.ctrl[self._ab.C_STOP] = 1
+        self.ctrl[ab.C_STOP] = 1
 
     def ponderhit(self) -> None:
         if self._pondering:
@@ -186,14 +204,13 @@ class Searcher:
                 self._timer.cancel()
                 self._timer = None
         # Under `go infinite` / `go ponder` the GUI must not get a bestmove before `stop` or `ponderhit`.
-        while self._pondering and self.ctrl[self._ab.C_STOP] == 0:
+        while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
         on_done(result)
 
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
-        import numpy as np
-        from .xiangqi.notation import move_name
-        ab = self._ab
+        kernels = pos.game.kernels()
+        move_name = pos.game.move_name
         legal = pos.legal_moves()
         allowed = [m for m in legal if move_name(m) not in banned] or legal
         if not allowed:
@@ -207,26 +224,28 @@ class Searcher:
         self.age = (self.age + 1) & 255
         ctrl, ss, pv = self.ctrl, self.ss, self.pv
         ctrl[ab.C_AGE] = self.age
-        self.history //= 8                              # old history still orders moves, but lightly
-        ab.seed_repetitions(pos.st, pos.hist, pos.keys, self.reps)
-        root = np.array(allowed, np.int32)
+        self.history //= HISTORY_CARRY
+        kernels.seed_repetitions(pos.st, pos.hist, pos.keys, self.reps)
+        root = self.moves[0]                            # the root's moves, reordered by each iteration
+        root[:len(allowed)] = allowed
+        ctrl[ab.C_ROOT_MOVES] = len(allowed)
         ctrl[ab.C_TB_DEPTH] = self.tb_depth
-        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self.tablebases.arrays, ctrl, ss, pv, self.moves, self.order,
-                self.history, self.reps)
+        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self.tablebases.arrays, ctrl, ss, pv, self.moves,
+                self.order, self.history, self.reps)
         max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
         best, info, score = int(root[0]), None, 0
         for depth in range(1, max_depth + 1):
-            window = 40
-            alpha, beta = (score - window, score + window) if depth >= 4 else (-ab.INFINITE, ab.INFINITE)
+            window = ASPIRATION_WINDOW
+            alpha, beta = (score - window, score + window) if depth >= ASPIRATION_DEPTH else (-INFINITE, INFINITE)
             while True:
                 ctrl[ab.C_SELDEPTH] = 0
-                value = int(ab.search_root(*args, root, len(root), depth, alpha, beta))
+                value = int(kernels.pvs(*args, depth, 0, alpha, beta))
                 if ctrl[ab.C_STOP]:
                     break
                 if value <= alpha:
-                    alpha = max(-ab.INFINITE, alpha - window)
+                    alpha = max(-INFINITE, alpha - window)
                 elif value >= beta:
-                    beta = min(ab.INFINITE, beta + window)
+                    beta = min(INFINITE, beta + window)
                 else:
                     break
                 window *= 2
@@ -265,8 +284,8 @@ class Searcher:
         from .egtb.probe import tb_score
         score = -int(tb_score(after.code, 1))
         line = self._table_line(pos, [best])
-        self.ctrl[self._ab.C_TB_HITS] = 1 + len(line)
-        self.ctrl[self._ab.C_SELDEPTH] = len(line)
+        self.ctrl[ab.C_TB_HITS] = 1 + len(line)
+        self.ctrl[ab.C_SELDEPTH] = len(line)
         info = self._info(len(line), score, line, move_name)
         return SearchResult(move_name(best), info.pv[1] if len(info.pv) > 1 else None, info)
 
@@ -291,13 +310,10 @@ class Searcher:
 
     def _info(self, depth, score, pv_moves, move_name) -> SearchInfo:
         from .tt import tt_hashfull
-        mate = None
-        if abs(score) > MATE_BOUND:
-            plies = MATE_SCORE - abs(score)
-            mate = (plies + 1) // 2 if score > 0 else -(plies // 2)
-        return SearchInfo(depth, int(self.ctrl[self._ab.C_SELDEPTH]), score, mate, int(self.ctrl[self._ab.C_NODES]),
+        return SearchInfo(depth, int(self.ctrl[ab.C_SELDEPTH]), score, mate_in_moves(score),
+                          int(self.ctrl[ab.C_NODES]),
                           time.perf_counter() - self._start_time, [move_name(m) for m in pv_moves],
-                          int(tt_hashfull(self.tt, self.age)), int(self.ctrl[self._ab.C_TB_HITS]))
+                          int(tt_hashfull(self.tt, self.age)), int(self.ctrl[ab.C_TB_HITS]))
 
     def _done(self, info: SearchInfo, limits: Limits) -> bool:
         """May the iterative deepening stop after this iteration?"""

@@ -1,5 +1,7 @@
-"""Transposition table (seed 004): Zobrist key for the index, an independent 32-bit lock to verify,
-depth-preferred replacement, bound flags, mate scores stored relative to the node.
+"""Transposition table: the Zobrist key picks the bucket, an independent 32-bit lock verifies the entry (two
+keys colliding on both is negligible), depth-preferred replacement, bound flags, mate scores stored relative
+to the node (a mate found at ply 10 of one search is a mate in the same number of plies from the node in any
+other).  The move field holds a packed move (``engine.move``: 16 bits, chess promotions included).
 
 The table is a structured numpy array of two-entry buckets: slot 0 keeps the deepest result (replaced only by
 an equal or deeper search, or by anything once it is from an older search), slot 1 always takes the newest,
@@ -8,12 +10,11 @@ so fresh results are never lost to an old deep one.
 import numpy as np
 from numba import njit
 
-TT_ENTRY = np.dtype([("lock", np.uint32), ("move", np.int16), ("score", np.int16), ("depth", np.int8),
+from .scores import MATE_BOUND
+
+TT_ENTRY = np.dtype([("lock", np.uint32), ("move", np.uint16), ("score", np.int16), ("depth", np.int8),
                      ("flag", np.uint8), ("age", np.uint8), ("pad", np.uint8)])
 BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 0, 1, 2, 3
-
-MATE_SCORE = 30000               # mate on the board; mate in n plies = MATE_SCORE - n
-MATE_BOUND = MATE_SCORE - 1000   # |score| beyond this is a mate
 
 
 def new_table(megabytes: int) -> np.ndarray:

@@ -14,7 +14,7 @@ from engine.egtb.index import MAX_SLOTS, MIRROR, FLIP, MaterialError, decode, en
 from engine.egtb.probe import (Tablebases, UNKNOWN, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
                                tb_probe_st, tb_score)
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
-from engine.tt import MATE_BOUND, MATE_SCORE
+from engine.scores import MATE_BOUND, MATE_SCORE
 from engine.xiangqi.position import board_fen, Position, FenError
 
 pytestmark = pytest.mark.filterwarnings("ignore:Code running in object mode")

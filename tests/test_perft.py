@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import perft_cases
-from engine.perft import perft, perft_buffers, run_perft
+from engine.perft import perft_count, run_perft
 from engine.xiangqi.position import Position
 
 CASES = perft_cases()
@@ -13,7 +13,7 @@ def test_perft_to_depth_4(fen, counts):
     pos = Position(fen)
     before = pos.fen(), pos.key
     for depth in range(1, 5):
-        assert perft(*pos.arrays, depth, perft_buffers(depth), 0) == counts[depth], f"depth {depth}"
+        assert perft_count(pos, depth) == counts[depth], f"depth {depth}"
     assert (pos.fen(), pos.key) == before, "perft must leave the position as it found it"
 
 

@@ -226,21 +226,21 @@ def _search(fen, moves, only=None, depth=6):
 
 
 def test_search_sees_perpetual_check_as_a_loss():
-    from engine.xiangqi.repetition import BAN_SCORE
+    from engine.scores import RULE_WIN_SCORE
     fen = "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1"
     # Black's soldier has checked twice; checking again repeats the position: a loss for Black ...
-    assert _search(fen, "f1e1 f2e2 e1f1", only="e2f2") == ("e2f2", -BAN_SCORE)
+    assert _search(fen, "f1e1 f2e2 e1f1", only="e2f2") == ("e2f2", -RULE_WIN_SCORE)
     # ... so with a free choice Black plays something else and is not lost.
     best, score = _search(fen, "f1e1 f2e2 e1f1")
     assert best != "e2f2" and score > -1000
 
 
 def test_search_sees_perpetual_chase_as_a_loss_and_the_victim_as_safe():
-    from engine.xiangqi.repetition import BAN_SCORE
+    from engine.scores import RULE_WIN_SCORE
     fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1"
-    assert _search(fen, "c2a2 a7b7 a2b2 b7a7", only="b2a2") == ("b2a2", -BAN_SCORE)
+    assert _search(fen, "c2a2 a7b7 a2b2 b7a7", only="b2a2") == ("b2a2", -RULE_WIN_SCORE)
     best, score = _search(fen, "c2a2 a7b7 a2b2 b7a7")
-    assert best != "b2a2" and score > -BAN_SCORE // 2
+    assert best != "b2a2" and score > -RULE_WIN_SCORE // 2
 
 
 def test_judge_command():

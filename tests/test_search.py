@@ -8,6 +8,7 @@ import pytest
 
 from conftest import DATA
 from engine import tt
+from engine.scores import MATE_SCORE
 from engine.search import Limits, Searcher, search_once
 from engine.timeman import budget
 from engine.xiangqi.position import Position
@@ -54,7 +55,7 @@ def test_mated_side_reports_negative_mate(searcher):
     pos.push(search_once(pos, depth=1, searcher=searcher).best)
     assert pos.legal_moves() == []
     result = search_once(Position(fen), depth=3, searcher=searcher)
-    assert result.info.mate == 1 and result.info.score == tt.MATE_SCORE - 1
+    assert result.info.mate == 1 and result.info.score == MATE_SCORE - 1
 
 
 def test_no_legal_move_gives_no_best_move():
@@ -77,12 +78,12 @@ def test_tt_store_probe_and_mate_adjustment():
     key, lock = np.uint64(0xDEADBEEF12345678), np.uint64(0x1234ABCD)
     assert tt.tt_probe(table, key, lock) == -1
     # A mate in 5 plies seen from ply 3 is stored as mate in 2 plies from the node ...
-    tt.tt_store(table, key, lock, 1234, tt.MATE_SCORE - 5, 7, tt.BOUND_EXACT, 3, 1)
+    tt.tt_store(table, key, lock, 1234, MATE_SCORE - 5, 7, tt.BOUND_EXACT, 3, 1)
     e = tt.tt_probe(table, key, lock)
     assert e >= 0 and table[e]["move"] == 1234 and table[e]["depth"] == 7
-    assert table[e]["score"] == tt.MATE_SCORE - 2
+    assert table[e]["score"] == MATE_SCORE - 2
     # ... and read back at ply 6 as mate in 8 plies from the root.
-    assert tt.score_from_tt(table[e]["score"], 6) == tt.MATE_SCORE - 8
+    assert tt.score_from_tt(table[e]["score"], 6) == MATE_SCORE - 8
     # Depth-preferred: a shallower result of another position in the bucket does not evict the deep one.
     other_lock = np.uint64(0x0BADF00D)
     tt.tt_store(table, key, other_lock, 99, 10, 2, tt.BOUND_LOWER, 0, 1)

@@ -50,8 +50,7 @@ import numpy as np
 from numba import njit, objmode
 from numba.core.errors import NumbaWarning
 
-from ..tt import MATE_SCORE
-from ..xiangqi.repetition import BAN_SCORE
+from ..scores import MATE_SCORE, TB_RULE_ORDER_CAP as RULE_ORDER_CAP, TB_RULE_SCORE as RULE_SCORE
 from ..xiangqi.board import NSQ, BLACK_BIT
 from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
                     CTR_MODE, CTR_NPENDING, CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK,
@@ -65,10 +64,8 @@ warnings.filterwarnings("ignore", message="Code running in object mode", categor
 UNKNOWN = -1
 DRAW, ILLEGAL, DIST0 = 0, 1, 2
 RULE_BASE = 0x8000
-# Rule-decided results rank below every mate (so they are never reported as "mate N") and above any evaluation,
-# just under the search's own repetition verdicts (BAN_SCORE).
-RULE_SCORE = BAN_SCORE - 200
-RULE_ORDER_CAP = 500
+# Rule-decided results score RULE_SCORE - order - ply (``engine.scores``): below every mate, so they are never
+# reported as "mate N", above any evaluation, just under the search's own repetition verdicts.
 
 TB_META, TB_POOL = 0, 1           # ``Tablebases.arrays`` = (meta, pool), see engine.egtb.cache
 

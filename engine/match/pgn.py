@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+from ..xiangqi.constants import START_FEN
 
 TAG_ORDER = ("Game", "Event", "Site", "Date", "Round", "Red", "Black", "Result", "FEN", "Format")
 

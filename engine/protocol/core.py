@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH
+from ..xiangqi.constants import START_FEN
 
-START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"   # = position.START_FEN
 
 MAX_PERFT_DEPTH = 12
 

@@ -1,15 +1,13 @@
-"""Xiangqi squares, pieces, geometry tables, Zobrist keys and make/unmake.
-
-The board is a flat ``int8[90]``: square = rank * 9 + file, rank 0 is Red's back rank, file 0 is file ``a``
-(Red's left).  A piece is ``colour * 8 + kind`` with kind 1..7, so ``p >> 3`` is its colour and ``p & 7`` its kind;
-0 is an empty square.
+"""Xiangqi geometry tables, Zobrist keys and make/unmake (numba).  The facts themselves -- squares, piece codes,
+the layout of the position arrays -- live in ``constants`` and are re-exported here for the kernels.
 
 A position is four arrays, passed together to every kernel (numba compiles one signature for them):
 
-* ``board`` int8[90]
+* ``board`` int8[90]: piece code per square (``constants``)
 * ``st``    int32[ST_LEN]: side to move, current ply index, the two general squares
-* ``hist``  int32[MAX_HIST, H_LEN]: per ply index, the move played from it, the piece it captured and the
-  number of plies since the last capture ("clock", for the 60-move rule and repetition windows)
+* ``hist``  int32[MAX_HIST, H_LEN]: per ply index, the move played from it, the piece it captured, the
+  number of plies since the last capture ("clock", for the 60-move rule and repetition windows) and whether
+  the side to move there is in check (the repetition rules read it)
 * ``keys``  uint64[MAX_HIST, 2]: Zobrist key and 32-bit lock of the position at each ply index
 
 Geometry is precomputed into tables of squares (``-1`` terminated), so move generation never tests board edges.
@@ -17,49 +15,17 @@ Geometry is precomputed into tables of squares (``-1`` terminated), so move gene
 import numpy as np
 from numba import njit
 
-FILES, RANKS, NSQ = 9, 10, 90
+from ..kernel import move_from, move_to
+from ..move import NO_MOVE
+from .constants import (FILES, RANKS, NSQ, EMPTY, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN,  # noqa: F401
+                        RED, BLACK, BLACK_BIT, PIECE_CODES, ST_SIDE, ST_PLY, ST_KING, ST_LEN, H_MOVE, H_CAPTURED,
+                        H_CLOCK, H_CHECK, H_LEN, MAX_HIST, MAX_MOVES)
 
-EMPTY = 0
-KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
-RED, BLACK = 0, 1
-BLACK_BIT = 8
-
-# State layout.
-ST_SIDE, ST_PLY, ST_KING = 0, 1, 2          # ST_KING + colour = square of that colour's general
-ST_LEN = 4
-H_MOVE, H_CAPTURED, H_CLOCK, H_CHECK = 0, 1, 2, 3
-H_LEN = 4
-MAX_HIST = 2048         # game history plus search depth; the Python side rebases long games
-MAX_MOVES = 128         # xiangqi's largest known legal move count is 111 (pseudo-legal moves never exceed it by much)
-
-NULL_MOVE = 0           # from a0 to a0 never happens
+NULL_MOVE = NO_MOVE     # the null move is recorded as "no move" (from a0 to a0 never happens)
 
 
 def square(file: int, rank: int) -> int:
     return rank * FILES + file
-
-
-def file_of(sq: int) -> int:
-    return sq % FILES
-
-
-def rank_of(sq: int) -> int:
-    return sq // FILES
-
-
-@njit(cache=True, inline="always")
-def make_move_code(frm, to):
-    return (frm << 7) | to
-
-
-@njit(cache=True, inline="always")
-def move_from(move):
-    return move >> 7
-
-
-@njit(cache=True, inline="always")
-def move_to(move):
-    return move & 127
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -179,8 +145,9 @@ MAX_COUNT = np.array([0, 1, 2, 2, 2, 2, 2, 5], np.int64)   # per kind, per side
 # A fixed seed makes keys, and so every node count, reproducible.
 # --------------------------------------------------------------------------------------------------------------
 _rng = np.random.Generator(np.random.PCG64(0x5348554149))
-ZOBRIST_KEY = np.frombuffer(_rng.bytes(16 * NSQ * 8), np.uint64).reshape(16, NSQ).copy()
-ZOBRIST_LOCK = (np.frombuffer(_rng.bytes(16 * NSQ * 8), np.uint64).reshape(16, NSQ) >> np.uint64(32)).copy()
+ZOBRIST_KEY = np.frombuffer(_rng.bytes(PIECE_CODES * NSQ * 8), np.uint64).reshape(PIECE_CODES, NSQ).copy()
+ZOBRIST_LOCK = (np.frombuffer(_rng.bytes(PIECE_CODES * NSQ * 8), np.uint64).reshape(PIECE_CODES, NSQ)
+                >> np.uint64(32)).copy()
 ZOBRIST_KEY[0] = 0
 ZOBRIST_LOCK[0] = 0
 ZOBRIST_SIDE_KEY = np.uint64(int.from_bytes(_rng.bytes(8), "little"))
@@ -217,8 +184,8 @@ def new_state():
 @njit(cache=True)
 def make_move(board, st, hist, keys, move):
     """Play a (pseudo-legal) move; the history row of the current ply records how to take it back."""
-    frm = move >> 7
-    to = move & 127
+    frm = move_from(move)
+    to = move_to(move)
     piece = board[frm]
     captured = board[to]
     ply = st[ST_PLY]
@@ -246,8 +213,8 @@ def make_move(board, st, hist, keys, move):
 def unmake_move(board, st, hist):
     ply = st[ST_PLY] - 1
     move = hist[ply, H_MOVE]
-    frm = move >> 7
-    to = move & 127
+    frm = move_from(move)
+    to = move_to(move)
     piece = board[to]
     board[frm] = piece
     board[to] = hist[ply, H_CAPTURED]

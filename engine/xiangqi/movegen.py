@@ -8,6 +8,7 @@ the four squares diagonal to it (a horse's leg).  Everything else is legal witho
 import numpy as np
 from numba import njit
 
+from ..kernel import move_from, move_to, pack_move
 from .board import (NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT,
                     ST_SIDE, ST_KING, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
                     HORSE_TO, HORSE_LEG, HORSE_FROM, HORSE_FROM_LEG, PAWN_TO, PAWN_FROM,
@@ -101,10 +102,10 @@ def in_check(board, st):
 def _add(moves, n, frm, to, target, mode):
     if target == 0:
         if mode != GEN_CAPTURES:
-            moves[n] = (frm << 7) | to
+            moves[n] = pack_move(frm, to, 0)
             return n + 1
     elif mode != GEN_QUIETS:
-        moves[n] = (frm << 7) | to
+        moves[n] = pack_move(frm, to, 0)
         return n + 1
     return n
 
@@ -128,11 +129,11 @@ def generate(board, side, moves, mode):
                     t = board[to]
                     if t == 0:
                         if mode != GEN_CAPTURES:
-                            moves[n] = (frm << 7) | to
+                            moves[n] = pack_move(frm, to, 0)
                             n += 1
                     else:
                         if (t >> 3) != side and mode != GEN_QUIETS:
-                            moves[n] = (frm << 7) | to
+                            moves[n] = pack_move(frm, to, 0)
                             n += 1
                         break
         elif kind == CANNON:
@@ -146,13 +147,13 @@ def generate(board, side, moves, mode):
                     if not screened:
                         if t == 0:
                             if mode != GEN_CAPTURES:
-                                moves[n] = (frm << 7) | to
+                                moves[n] = pack_move(frm, to, 0)
                                 n += 1
                         else:
                             screened = True
                     elif t != 0:
                         if (t >> 3) != side and mode != GEN_QUIETS:
-                            moves[n] = (frm << 7) | to
+                            moves[n] = pack_move(frm, to, 0)
                             n += 1
                         break
         elif kind == HORSE:
@@ -208,8 +209,8 @@ def is_legal(board, st, move, checked):
     included)?  ``checked`` says whether the side to move is in check now."""
     side = st[ST_SIDE]
     ksq = st[ST_KING + side]
-    frm = move >> 7
-    to = move & 127
+    frm = move_from(move)
+    to = move_to(move)
     if not checked and frm != ksq:
         kf = ksq % 9
         kr = ksq // 9
@@ -251,8 +252,8 @@ def generate_legal(board, st, moves, mode):
 def gives_check(board, st, move):
     """Does ``move`` (legal, by the side to move) put the opponent's general in check?"""
     side = st[ST_SIDE]
-    frm = move >> 7
-    to = move & 127
+    frm = move_from(move)
+    to = move_to(move)
     piece = board[frm]
     captured = board[to]
     board[to] = piece

@@ -3,9 +3,8 @@
 UCCI, the Pikafish UCI dialect and XQWizard's PGN all use this form; ICCS proper writes it ``H2-E2``, which is
 accepted on input too.
 """
-from .board import FILES, NSQ
-
-FILE_LETTERS = "abcdefghi"
+from ..move import move_from, move_to, pack_move
+from .constants import FILE_LETTERS, FILES, NSQ
 
 
 class NotationError(ValueError):
@@ -25,15 +24,15 @@ def parse_square(text: str) -> int:
 def move_name(move: int) -> str:
     if move == 0:
         return "0000"
-    return square_name(move >> 7) + square_name(move & 127)
+    return square_name(move_from(move)) + square_name(move_to(move))
 
 
 def parse_move(text: str) -> int:
-    """``h2e2`` / ``H2-E2`` -> packed move (from << 7 | to).  Says nothing about legality."""
+    """``h2e2`` / ``H2-E2`` -> packed move (``engine.move``).  Says nothing about legality."""
     t = text.strip().lower().replace("-", "")
     if len(t) != 4:
         raise NotationError(f"bad move {text!r}: expected a coordinate move like h2e2")
     frm, to = parse_square(t[:2]), parse_square(t[2:])
     if frm == to or not (0 <= frm < NSQ and 0 <= to < NSQ):
         raise NotationError(f"bad move {text!r}")
-    return (frm << 7) | to
+    return pack_move(frm, to)

@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..game import XIANGQI
 from . import board as B
-from .board import (NSQ, FILES, RANKS, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RED, BLACK,
-                    BLACK_BIT, ST_SIDE, ST_PLY, ST_KING, H_CLOCK, H_CHECK, MAX_HIST, MAX_MOVES)
-from .movegen import (GEN_ALL, generate_legal, in_check, is_legal, generate, make_move, unmake_move,
-                      king_attacked)
+from .board import make_move, unmake_move
+from .constants import (NSQ, FILES, RANKS, KING, ADVISOR, RED, BLACK, BLACK_BIT, ST_SIDE, ST_PLY,  # noqa: F401
+                        ST_KING, H_MOVE, H_CLOCK, H_CHECK, MAX_HIST, MAX_MOVES, FILE_LETTERS, START_FEN, PIECE_CHARS,
+                        CHAR_SYNONYMS, KIND_NAMES, SIDE_NAMES)
+from .movegen import GEN_ALL, generate_legal, in_check, is_legal, generate, king_attacked
 from .notation import move_name, parse_move, NotationError
 
-START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-
-PIECE_CHARS = " KABNRCP"            # index = kind
 KIND_OF_CHAR = {c: k for k, c in enumerate(PIECE_CHARS) if k}
-KIND_OF_CHAR.update({"H": HORSE, "E": ELEPHANT})      # common synonyms for horse and elephant
-KIND_NAMES = ["", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier"]
-SIDE_NAMES = ["red", "black"]
+KIND_OF_CHAR.update(CHAR_SYNONYMS)
 
 
 class FenError(ValueError):
@@ -90,7 +87,8 @@ def validate_board(board, side):
         counts[colour, kind] += 1
         if not B.LEGAL_SQUARES[colour, kind, sq]:
             where = "outside the palace" if kind in (KING, ADVISOR) else "on an impossible square"
-            raise FenError(f"{SIDE_NAMES[colour]} {KIND_NAMES[kind]} {where} ({'abcdefghi'[sq % 9]}{sq // 9})")
+            raise FenError(f"{SIDE_NAMES[colour]} {KIND_NAMES[kind]} {where} "
+                           f"({FILE_LETTERS[sq % FILES]}{sq // FILES})")
     for colour in (RED, BLACK):
         if counts[colour, KING] == 0:
             raise FenError(f"no {SIDE_NAMES[colour]} general")
@@ -129,6 +127,8 @@ class Position:
     >>> pos.fen()
     'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
     """
+
+    game = XIANGQI
 
     def __init__(self, fen: str = START_FEN):
         self.board, self.st, self.hist, self.keys = B.new_state()
@@ -220,7 +220,7 @@ class Position:
         if self.ply == 0:
             raise IndexError("no move to take back")
         unmake_move(self.board, self.st, self.hist)
-        return int(self.hist[self.ply, 0])
+        return int(self.hist[self.ply, H_MOVE])
 
     def _rebase(self) -> None:
         """Very long games: keep the last 256 plies of history (more than any repetition window needs)."""

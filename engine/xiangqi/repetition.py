@@ -1,9 +1,9 @@
-"""Repetition: detection and judgement by the Asian rules (seed 001).  One module for the search, the referee
-(match runner, terminal game, ``shuai judge``) and the tablebase generator.
+"""Repetition: detection and judgement by the Asian rules.  One module for the search, the referee (match
+runner, terminal game, ``shuai judge``) and the tablebase generator.
 
-Detection.  The key stack (``keys``) is walked back no further than the last capture (``H_CLOCK``) nor across a
-null move.  The search first asks a small hash of the keys on its path ("can this position have occurred?"),
-so the walk is rare.
+Detection.  The key stack (``keys``) is walked back no further than the last capture (``H_CLOCK``: a capture is
+irreversible, so no position before it can recur) nor across a null move.  The search first asks a small hash
+of the keys on its path ("can this position have occurred?"), so the walk is rare.
 
 Judgement of a cycle, from the first of the repeated positions to now:
 
@@ -32,13 +32,11 @@ legal recapture instead of a list of special cases.
 import numpy as np
 from numba import njit
 
-from .board import (ADVISOR, CANNON, ELEPHANT, H_CHECK, H_CLOCK, H_MOVE, HORSE, KING, NSQ, NULL_MOVE, PAWN,
+from ..kernel import move_from, move_to
+from ..scores import NO_SCORE, RULE_WIN_SCORE
+from .board import (ADVISOR, CANNON, ELEPHANT, H_CHECK, H_CLOCK, H_MOVE, HORSE, KING, MAX_MOVES, NSQ, NULL_MOVE, PAWN,
                     ROOK, ST_KING, ST_PLY, ST_SIDE, make_move, unmake_move)
 from .movegen import GEN_CAPTURES, generate, is_legal, king_attacked, in_check
-
-REP_MASK = 4095                  # the search's small hash of keys on the path has REP_MASK + 1 buckets
-NO_REPETITION = -32768
-BAN_SCORE = 28900                # a win by the repetition rules: above every evaluation, below every mate score
 
 VERDICT_DRAW, VERDICT_WIN, VERDICT_LOSS = 0, 1, -1                  # for the side to move
 REASON_REPETITION, REASON_PERPETUAL_CHECK, REASON_PERPETUAL_CHASE = 0, 1, 2
@@ -91,7 +89,7 @@ def _has_legal_capture_on(board, st, side, target, frm_only, buf):
     n = generate(board, side, buf, GEN_CAPTURES)
     for i in range(n):
         m = buf[i]
-        if (m & 127) == target and (frm_only < 0 or (m >> 7) == frm_only):
+        if move_to(m) == target and (frm_only < 0 or move_from(m) == frm_only):
             if _legal_for(board, st, side, m):
                 return True
     return False
@@ -104,8 +102,8 @@ def chase_pairs(board, st, side, ids, pairs, buf, buf2):
     n = generate(board, side, buf, GEN_CAPTURES)
     for i in range(n):
         m = buf[i]
-        a = m >> 7
-        t = m & 127
+        a = move_from(m)
+        t = move_to(m)
         attacker = board[a]
         victim = board[t]
         akind = attacker & 7
@@ -148,8 +146,8 @@ def judge_cycle(board, st, hist, keys, start):
             count += 1
     before = np.zeros(MAX_IDS, np.uint64)
     after = np.zeros(MAX_IDS, np.uint64)
-    buf = np.zeros(128, np.int32)
-    buf2 = np.zeros(128, np.int32)
+    buf = np.zeros(MAX_MOVES, np.int32)
+    buf2 = np.zeros(MAX_MOVES, np.int32)
     all_checks = np.ones(2, np.bool_)
     chasing = np.full(2, ~np.uint64(0), np.uint64)
     for j in range(start, n):
@@ -158,8 +156,8 @@ def judge_cycle(board, st, hist, keys, start):
         chase_pairs(board, st, mover, ids, before, buf, buf2)
         make_move(board, st, hist, keys, move)
         hist[j + 1, H_CHECK] = 1 if in_check(board, st) else 0
-        frm = move >> 7
-        to = move & 127
+        frm = move_from(move)
+        to = move_to(move)
         ids[to] = ids[frm]
         ids[frm] = -1
         chase_pairs(board, st, mover, ids, after, buf, buf2)
@@ -186,9 +184,9 @@ def judge_cycle(board, st, hist, keys, start):
 
 @njit(cache=True)
 def repetition_score(board, st, hist, keys):
-    """For the search: the score of the current position if it repeats an earlier one, else NO_REPETITION."""
+    """For the search: the score of the current position if it repeats an earlier one, else NO_SCORE."""
     start = find_repetition(st, hist, keys, 2)
     if start < 0:
-        return NO_REPETITION
+        return NO_SCORE
     verdict, reason = judge_cycle(board, st, hist, keys, start)
-    return verdict * BAN_SCORE
+    return verdict * RULE_WIN_SCORE

@@ -16,11 +16,10 @@ reasons ``perpetual-check``, ``perpetual-chase`` (the offender loses) or ``repet
 """
 from __future__ import annotations
 
-from .board import HORSE, ROOK, CANNON, PAWN
+from .constants import HORSE, MOVE_LIMIT_PLIES, ROOK, CANNON, PAWN
 
 RED_WINS, BLACK_WINS, DRAW = "1-0", "0-1", "1/2-1/2"
 
-SIXTY_MOVE_PLIES = 120          # 60 moves by each side without a capture
 REPETITIONS = 3                 # the referee judges a repetition at its third occurrence
 
 # Pieces that can give mate.  Generals, advisors and elephants never cross the river, so with none of these on
@@ -42,7 +41,7 @@ def game_result(pos) -> tuple[str, str] | None:
     """
     if not pos.legal_moves():
         return loss_for(pos.side), ("checkmate" if pos.in_check() else "stalemate")
-    if pos.halfmove_clock >= SIXTY_MOVE_PLIES:
+    if pos.halfmove_clock >= MOVE_LIMIT_PLIES:
         return DRAW, "60-move"
     if insufficient_material(pos):
         return DRAW, "material"

@@ -1,0 +1,38 @@
+"""Xiangqi facts, each declared once: board size, piece codes, FEN letters, the start position, the layout of
+the position arrays and the game's limits.  Plain Python (no numba, no numpy), so every edge of the program --
+protocol, terminal game, match runner, notation, tables -- can import it without loading compiled code.
+
+Squares: ``square = rank * FILES + file``; rank 0 is Red's back rank, file 0 is file ``a`` (Red's left).
+Pieces: ``colour * BLACK_BIT + kind`` with kind 1..7, so ``p >> 3`` is the colour and ``p & 7`` the kind;
+0 is an empty square.
+"""
+
+NAME = "xiangqi"
+
+FILES, RANKS = 9, 10
+NSQ = FILES * RANKS
+FILE_LETTERS = "abcdefghi"
+RIVER = NSQ // 2                # squares below are Red's half of the board, from here on Black's
+
+EMPTY = 0
+KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
+RED, BLACK = 0, 1
+BLACK_BIT = 8                   # piece code = colour * BLACK_BIT + kind
+PIECE_CODES = 2 * BLACK_BIT     # piece codes index tables from 0 to PIECE_CODES - 1
+
+PIECE_CHARS = " KABNRCP"        # FEN letter by kind (upper case Red, lower case Black)
+CHAR_SYNONYMS = {"H": HORSE, "E": ELEPHANT}     # also read in FENs: the WXF letters for horse and elephant
+KIND_NAMES = ("", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
+SIDE_NAMES = ("red", "black")
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+# Layout of the position arrays every kernel receives (see ``board``):
+ST_SIDE, ST_PLY, ST_KING = 0, 1, 2          # st[ST_KING + colour] = square of that colour's general
+ST_LEN = 4
+H_MOVE, H_CAPTURED, H_CLOCK, H_CHECK = 0, 1, 2, 3   # hist[ply]: move played, piece captured, plies since a capture,
+H_LEN = 4                                           # side to move in check
+MAX_HIST = 2048         # game history plus search depth; the Python side rebases long games
+MAX_MOVES = 128         # xiangqi's largest known legal move count is 111 (pseudo-legal moves never exceed it by much)
+
+MOVE_LIMIT_PLIES = 120  # 60 moves by each side without a capture: a draw (Asian rules)

@@ -1,0 +1,87 @@
+"""Xiangqi as the shared search sees it: the game interface (``alphabeta.GAME_INTERFACE``, ``perft``), and the
+search and perft compiled for it (``engine.kernel``).
+
+Importing this module loads (or compiles, once) every xiangqi search kernel; nothing of another game.
+"""
+from numba import njit
+
+from .. import alphabeta, perft as _perft
+from ..egtb.probe import ILLEGAL as TB_ILLEGAL, arrays_type as tables_type, tb_probe, tb_score  # noqa: F401
+from ..kernel import instantiate, move_from, move_to
+from ..scores import MATE_SCORE, NO_SCORE
+from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, PIECE_CODES, NSQ,  # noqa: F401
+                    ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON, new_state, make_move, unmake_move,
+                    make_null_move, unmake_null_move)
+from .constants import MOVE_LIMIT_PLIES, NAME
+from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
+from .movegen import GEN_ALL, GEN_CAPTURES, generate, in_check, is_legal  # noqa: F401
+from .repetition import repetition_score  # noqa: F401
+
+HISTORY_SHAPE = (PIECE_CODES, NSQ)      # quiet-move history by (piece code, destination)
+MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
+
+
+@njit(cache=True, inline="always")
+def generate_moves(board, st, moves, mode):
+    """Pseudo-legal moves of the side to move (GEN_ALL or GEN_CAPTURES) into ``moves``; their number."""
+    return generate(board, st[ST_SIDE], moves, mode)
+
+
+@njit(cache=True, inline="always")
+def is_capture(board, move):
+    return board[move_to(move)] != 0
+
+
+@njit(cache=True, inline="always")
+def capture_order(board, move):
+    """MVV/LVA: the most valuable victim first, then the least valuable attacker."""
+    return (PIECE_VALUE[board[move_to(move)] & 7] * MVV_SCALE
+            - PIECE_VALUE[board[move_from(move)] & 7] // LVA_SCALE)
+
+
+@njit(cache=True, inline="always")
+def history_index(board, move):
+    return board[move_from(move)], move_to(move)
+
+
+@njit(cache=True)
+def null_move_allowed(board, st):
+    """Enough pieces for null-move pruning to be safe: a rook, or two horses/cannons (zugzwang is real in
+    xiangqi endings with only soldiers, advisors and elephants)."""
+    count = 0
+    base = st[ST_SIDE] * BLACK_BIT
+    for sq in range(NSQ):
+        p = board[sq] - base
+        if p == ROOK:
+            return True
+        if p == HORSE or p == CANNON:
+            count += 1
+    return count >= 2
+
+
+@njit(cache=True, inline="always")
+def no_move_score(checked, ply):
+    """No legal move loses in xiangqi, in check or not."""
+    return -MATE_SCORE + ply
+
+
+@njit(cache=True, inline="always")
+def move_limit_reached(st, hist):
+    return hist[st[ST_PLY], H_CLOCK] >= MOVE_LIMIT_PLIES
+
+
+@njit(cache=True, inline="always")
+def probe_tables(tb, board, st, hist, allow_disk, ply):
+    """The tables' score of a node entered by a capture (the only way into smaller material; a node entered
+    quietly is in the tables only if its parent was, and that one returned), else NO_SCORE."""
+    if hist[st[ST_PLY] - 1, H_CAPTURED] == 0:
+        return NO_SCORE
+    code = tb_probe(tb, board, st[ST_SIDE], allow_disk)
+    if code < 0 or code == TB_ILLEGAL:
+        return NO_SCORE
+    return tb_score(code, ply)
+
+
+_search = instantiate(alphabeta.TEMPLATE, globals(), NAME)
+pvs, qsearch, seed_repetitions = _search.pvs, _search.qsearch, _search.seed_repetitions
+perft = instantiate(_perft.TEMPLATE, globals(), NAME).perft
