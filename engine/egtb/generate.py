@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from ..kernel import move_from, move_to
 from ..xiangqi.board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT, ST_SIDE,
                              ST_KING, ST_LEN, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
                              HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
@@ -89,8 +90,8 @@ def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off
             if not is_legal(board, st, m, checked):
                 continue
             legal += 1
-            frm = m >> 7
-            to = m & 127
+            frm = move_from(m)
+            to = move_to(m)
             cap = board[to]
             if cap == 0:
                 quiet += 1
@@ -299,8 +300,8 @@ def _expand(idx, spec, vals, psq, board, st, moves, out_q, out_code, out_chk, su
         m = moves[i]
         if not is_legal(board, st, m, checked):
             continue
-        frm = m >> 7
-        to = m & 127
+        frm = move_from(m)
+        to = move_to(m)
         out_chk[k] = gives_check(board, st, m)
         cap = board[to]
         if cap != 0:

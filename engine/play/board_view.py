@@ -11,16 +11,13 @@ a general in check.  ``flipped`` shows the board from Black's side (rank 0 at th
 """
 from __future__ import annotations
 
-from ..xiangqi.wxf import side_file
+from ..move import move_from, move_to
+from ..xiangqi.constants import BLACK, FILES, KING, RANKS, RED
+from ..xiangqi.wxf import CHINESE_NUMERALS, side_file
 from .terminal import Style, text_width
 
-FILES, RANKS = 9, 10
-KING = 1
-RED, BLACK = 0, 1
-
-UNICODE_PIECES = (" 帥仕相傌俥炮兵", " 將士象馬車砲卒")
+UNICODE_PIECES = (" 帥仕相傌俥炮兵", " 將士象馬車砲卒")      # board glyphs (traditional), by colour and kind
 ASCII_PIECES = (" KAEHRCP", " kaehrcp")
-CHINESE_NUMERALS = " 一二三四五六七八九"
 
 # SGR colour codes (256-colour palette)
 C_LINE = "38;5;136"
@@ -73,7 +70,7 @@ def render_board(board, style: Style, flipped: bool = False, last_move: int | No
     ranks = list(range(RANKS)) if flipped else list(range(RANKS - 1, -1, -1))
     marked = set()
     if last_move:
-        marked = {last_move >> 7, last_move & 127}
+        marked = {move_from(last_move), move_to(last_move)}
     h, v = ("─", "│") if u else ("-", "|")
     lines: list[_Line] = []
 

@@ -10,12 +10,13 @@ import datetime
 from dataclasses import dataclass
 
 from ..match.pgn import PgnGame, format_game, parse_pgn
+from ..xiangqi import constants
+from ..xiangqi.constants import RED  # noqa: F401  (the session's default side)
 from ..xiangqi.position import Position, START_FEN
 from ..xiangqi.rules import game_result
 from ..xiangqi.wxf import MoveNames
 
-RED, BLACK = 0, 1
-SIDE_NAMES = ("Red", "Black")
+SIDE_NAMES = tuple(name.capitalize() for name in constants.SIDE_NAMES)
 
 REASON_TEXT = {
     "checkmate": "checkmate",

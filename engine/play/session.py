@@ -12,7 +12,8 @@ from ..xiangqi.position import FenError
 from ..xiangqi.rules import DRAW, loss_for
 from ..xiangqi.wxf import MoveParseError
 from .board_view import board_width, render_board, side_by_side
-from .game import RED, RESULT_CHINESE, SIDE_NAMES, Game, describe_result
+from ..xiangqi.constants import RED
+from .game import RESULT_CHINESE, SIDE_NAMES, Game, describe_result
 from .terminal import Style, pad, text_width
 from .thinking import format_score
 
