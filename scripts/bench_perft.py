@@ -11,13 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from conftest import perft_cases  # noqa: E402
+from _common import ROOT, perft_cases
 
 
 def ours(fen, depth):

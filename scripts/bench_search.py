@@ -14,17 +14,11 @@ searched one engine after the other (ucinewgame before each), so a load from oth
 import argparse
 import math
 import os
-import re
 import subprocess
 import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_mates import start_engines  # noqa: E402
+from _common import ROOT
+from bench_mates import start_engines
 
 
 def bench_fens() -> list[str]:
