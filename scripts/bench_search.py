@@ -17,8 +17,7 @@ import os
 import subprocess
 import sys
 
-from _common import ROOT
-from bench_mates import start_engines
+from _common import ROOT, start_engines
 
 
 def bench_fens() -> list[str]:
@@ -60,7 +59,7 @@ def main():
     for i, fen in enumerate(fens):
         row, knps = [], []
         for e in engines:
-            _, scored, last, w = e.search(fen, go=f"go movetime {args.movetime}")
+            _, scored, last, w = e.search(fen, movetime=args.movetime)
             nodes, ms = last.get("nodes", 0), last.get("time", 0)
             tot[e.name][0] += nodes
             tot[e.name][1] += ms
