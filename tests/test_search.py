@@ -1,9 +1,9 @@
-"""The search: known mates found with the right distance, the transposition table, stopping, time budgets."""
+"""The search: known mates found with the right distance, banned moves, stopping, movetime, time budgets.
+(The transposition table is tested in test_tt.py.)"""
 import json
 import threading
 import time
 
-import numpy as np
 import pytest
 
 from conftest import DATA
@@ -70,28 +70,6 @@ def test_banned_moves_are_not_played():
     s.start(pos, Limits(depth=3), lambda i: None, out.append, banned=[m for m in legal if m != "a0a1"])
     s.wait()
     assert out[0].best == "a0a1"
-
-
-def test_tt_store_probe_and_mate_adjustment():
-    table = tt.new_table(1)
-    key, lock = np.uint64(0xDEADBEEF12345678), np.uint64(0x1234ABCD)
-    assert tt.tt_probe(table, key, lock) == -1
-    # A mate in 5 plies seen from ply 3 is stored as mate in 2 plies from the node ...
-    tt.tt_store(table, key, lock, 1234, tt.MATE_SCORE - 5, 7, tt.BOUND_EXACT, 3, 1)
-    e = tt.tt_probe(table, key, lock)
-    assert e >= 0 and table[e]["move"] == 1234 and table[e]["depth"] == 7
-    assert table[e]["score"] == tt.MATE_SCORE - 2
-    # ... and read back at ply 6 as mate in 8 plies from the root.
-    assert tt.score_from_tt(table[e]["score"], 6) == tt.MATE_SCORE - 8
-    # Depth-preferred: a shallower result of another position in the bucket does not evict the deep one.
-    other_lock = np.uint64(0x0BADF00D)
-    tt.tt_store(table, key, other_lock, 99, 10, 2, tt.BOUND_LOWER, 0, 1)
-    assert tt.tt_probe(table, key, lock) >= 0 and tt.tt_probe(table, key, other_lock) >= 0
-    assert tt.tt_probe(table, key, np.uint64(1)) == -1           # a different lock never matches
-
-
-def test_table_size_follows_hash_option():
-    assert tt.new_table(1).nbytes <= 1 << 20 and tt.new_table(64).nbytes > 32 << 20
 
 
 def test_stop_ends_an_infinite_search_quickly(searcher):
