@@ -1,5 +1,5 @@
-"""The search: known mates found with the right distance, banned moves, stopping, movetime, time budgets.
-(The transposition table is tested in test_tt.py.)"""
+"""The search: known mates found with the right distance, banned moves, stopping, movetime.
+(The transposition table is tested in test_tt.py, the time budgets in test_timeman.py.)"""
 import json
 import threading
 import time
@@ -9,7 +9,6 @@ import pytest
 from conftest import DATA
 from engine import tt
 from engine.search import Limits, Searcher, search_once
-from engine.timeman import budget
 from engine.xiangqi.position import Position
 
 PUZZLES = [json.loads(line) for line in (DATA / "mate-puzzles.jsonl").read_text().splitlines()]
@@ -89,14 +88,3 @@ def test_movetime_is_respected(searcher):
     t = time.perf_counter()
     result = search_once(Position(), movetime=0.3, searcher=searcher)
     assert 0.15 < time.perf_counter() - t < 1.0 and result.best
-
-
-def test_time_budgets():
-    sudden_death = budget(Limits(time_left=10.0, increment=0.1))
-    assert 0.2 < sudden_death.soft < sudden_death.hard < 2.0
-    nearly_flagged = budget(Limits(time_left=0.1, increment=0.0))
-    assert nearly_flagged.hard <= 0.06
-    last_move_before_control = budget(Limits(time_left=5.0, movestogo=1))
-    assert 3.0 < last_move_before_control.hard < 5.0
-    assert budget(Limits(movetime=1.0)).hard == pytest.approx(0.95)
-    assert budget(Limits(depth=5)).hard is None
