@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import engine
 from engine.match.engines import (RESIGN, Clocks, EngineError, EngineHung, EngineSpec, GameSetup, TimeControl,
                                   start_engine, to_iccs)
 
@@ -112,6 +113,10 @@ class UciEngine:
 
     def start(self):
         self.engine = start_engine(self.spec, handshake_timeout=self.handshake_timeout)
+        if not hasattr(self.engine, "line_hook"):        # (an installed package older than the hook: no scores)
+            self.engine.kill()
+            sys.exit(f"{engine.__file__}: this engine package has no Engine.line_hook; install this checkout "
+                     f"(`make setup`)")
         self.id_name = self.engine.id_name or self.name
 
     def search(self, fen: str, moves=(), movetime: int = 1000, grace: float = 10.0, newgame=True):
