@@ -24,18 +24,15 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import numpy as np
 
-import numpy as np                                                      # noqa: E402
-
-import engine  # noqa: E402,F401  (configures numba's cache directory)
-from engine.egtb.build import Builder                                   # noqa: E402
-from engine.egtb.index import MAX_SLOTS, decode, parse_material         # noqa: E402
-from engine.egtb.probe import Tablebases, tb_probe, code_plies          # noqa: E402
-from engine.egtb.store import TableFile, table_path                     # noqa: E402
-from engine.xiangqi.position import board_fen, Position               # noqa: E402
+import engine  # noqa: F401  (configures numba's cache directory)
+from engine.egtb.build import Builder
+from engine.egtb.index import MAX_SLOTS, decode, parse_material
+from engine.egtb.probe import Tablebases, tb_probe, code_plies
+from engine.egtb.store import TableFile, table_path
+from engine.xiangqi.position import board_fen, Position
 
 DEFAULT_TABLES = ["KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KRvKAA", "KRvKB", "KRvKAB", "KNvKA", "KNvKB",
                   "KNvKAA", "KPvKA", "KPvKB", "KCvKA", "KRvKAABB", "KCPvK", "KRNvK", "KNPvK", "KCPvKA"]

@@ -4,7 +4,8 @@
     .venv/bin/python scripts/bench_mates.py [--movetime 1000] [--limit N] [--parallel] [--no-prove]
 
 Both engines are driven over UCI as one persistent process each (`ucinewgame`, `position fen`, `go movetime`
-per puzzle).  For each puzzle the last `info ... score mate N ... pv ...` line before `bestmove` counts:
+per puzzle) by the match runner's UCI adapter (engine/match/engines.py, wrapped in scripts/_common.py).  For
+each puzzle the last `info ... score mate N ... pv ...` line before `bestmove` counts:
 
 - found:            N equals the puzzle's mate_in (the file's figure, which is not always the shortest mate);
 - found (shortest): 0 < N <= mate_in and the PV, played with pyffish (Fairy-Stockfish's rules, an oracle
@@ -19,174 +20,15 @@ means "not proved".
 import argparse
 import json
 import os
-import queue
-import re
-import shutil
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PUZZLES = ROOT / "tests" / "data" / "mate-puzzles.jsonl"
-VARIANT = "xiangqi"
-_MOVE = re.compile(r"^([a-i])(\d+)([a-i])(\d+)$")
+from _common import DATA, VARIANT, UciEngine, start_engines
+from engine.match.engines import EngineError
 
-
-def default_ours() -> list[str]:
-    exe = ROOT / ".venv" / "bin" / "shuai"
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "engine"]
-
-
-def shift_ranks(move: str, delta: int) -> str:
-    """Renumber the ranks of a coordinate move (ranks 0-9 <-> 1-10)."""
-    m = _MOVE.match(move)
-    if not m:
-        return move
-    return f"{m[1]}{int(m[2]) + delta}{m[3]}{int(m[4]) + delta}"
-
-
-def parse_info(line: str) -> dict:
-    """The fields of a UCI `info` line that matter here; score 'bound' is set for lower/upper bounds."""
-    tok = line.split()
-    info = {}
-    i = 1
-    while i < len(tok):
-        t = tok[i]
-        if t in ("depth", "seldepth", "nodes", "nps", "time", "multipv", "hashfull"):
-            if i + 1 < len(tok) and tok[i + 1].lstrip("-").isdigit():
-                info[t] = int(tok[i + 1])
-            i += 2
-        elif t == "score" and i + 2 < len(tok):
-            info["kind"], info["value"] = tok[i + 1], int(tok[i + 2])
-            i += 3
-            if i < len(tok) and tok[i] in ("lowerbound", "upperbound"):
-                info["bound"] = tok[i]
-                i += 1
-        elif t == "pv":
-            info["pv"] = tok[i + 1:]
-            break
-        elif t == "string":
-            break
-        else:
-            i += 1
-    return info
-
-
-def start_engines(ours, reference: str, hash_mb: int) -> list:
-    """Our engine (``ours``: its command line, default .venv/bin/shuai) and, when installed, the reference."""
-    engines = [UciEngine("shuai", ours.split() if ours else default_ours(), 0,
-                         {"Hash": hash_mb, "UCI_Variant": VARIANT}, cwd=ROOT)]
-    if shutil.which(reference):
-        engines.append(UciEngine("fairy-sf", [reference], 1, {"Hash": hash_mb, "UCI_Variant": VARIANT}))
-    else:
-        print(f"(no {reference}: `apt-get install -y fairy-stockfish` to compare)")
-    return engines
-
-
-class UciEngine:
-    """One persistent UCI engine process, read by a thread so that every wait has a timeout."""
-
-    def __init__(self, name: str, cmd: list[str], ranks_from: int, options: dict, cwd=None):
-        self.name, self.cmd, self.ranks_from, self.options, self.cwd = name, cmd, ranks_from, options, cwd
-        self.start()
-
-    def start(self):
-        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=self.cwd)
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
-        self.send("uci")
-        self.id_name = self.name
-        for line in self.until(lambda s: s == "uciok", 60):
-            if line.startswith("id name "):
-                self.id_name = line[8:]
-        for k, v in self.options.items():
-            self.send(f"setoption name {k} value {v}")
-        self.ready(60)
-
-    @staticmethod
-    def _read(proc, lines):
-        for line in proc.stdout:
-            lines.put(line.rstrip("\r\n"))
-        lines.put(None)
-
-    def send(self, text: str):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, done, timeout: float):
-        """Yield lines until done(line) (that line included); TimeoutError after `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise TimeoutError(f"{self.name}: no answer in {timeout:.0f} s") from None
-            if line is None:
-                raise EOFError(f"{self.name}: the engine exited (code {self.proc.poll()})")
-            yield line
-            if done(line):
-                return
-
-    def ready(self, timeout: float = 30):
-        self.send("isready")
-        for _ in self.until(lambda s: s == "readyok", timeout):
-            pass
-
-    def search(self, fen: str, moves=(), go: str = "go movetime 1000", grace: float = 10.0, newgame=True):
-        """Run one search; return (bestmove, last scored info, last info, wall seconds), moves in ranks 1-10."""
-        if newgame:
-            self.send("ucinewgame")
-        self.ready()
-        delta = self.ranks_from - 1
-        mv = " ".join(shift_ranks(m, delta) for m in moves)
-        self.send(f"position fen {fen}" + (f" moves {mv}" if mv else ""))
-        t = time.perf_counter()
-        self.send(go)
-        m = re.search(r"movetime (\d+)", go)
-        limit = (int(m[1]) / 1000 if m else 60) + grace
-        scored, last, best = {}, {}, None
-        try:
-            for line in self.until(lambda s: s.startswith("bestmove"), limit):
-                if line.startswith("info "):
-                    info = parse_info(line)
-                    if "nodes" in info or "kind" in info:
-                        last = info
-                    if "kind" in info and "bound" not in info and info.get("multipv", 1) == 1:
-                        scored = info
-                elif line.startswith("bestmove"):
-                    parts = line.split()
-                    best = parts[1] if len(parts) > 1 else None
-        except TimeoutError:
-            self.send("stop")          # a hang: give it a moment, else restart the process
-            try:
-                for _ in self.until(lambda s: s.startswith("bestmove"), 5):
-                    pass
-            except (TimeoutError, EOFError):
-                self.restart()
-            raise
-        wall = time.perf_counter() - t
-        scored, last = dict(scored), dict(last)   # (often the same line: renumber each copy once)
-        for info in (scored, last):
-            if "pv" in info:
-                info["pv"] = [shift_ranks(x, -delta) for x in info["pv"]]
-        if best and best not in ("(none)", "0000", "none"):
-            best = shift_ranks(best, -delta)
-        return best, scored, last, wall
-
-    def restart(self):
-        self.close()
-        self.start()
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
+PUZZLES = DATA / "mate-puzzles.jsonl"
 
 
 def verify_pv(fen: str, pv: list[str], n: int) -> str:
@@ -220,7 +62,7 @@ class Prover:
         self.cache: dict = {}
         try:
             return "proved" if self._attack(fen, [], n, pv) else "not proved"
-        except (TimeoutError, EOFError) as e:
+        except EngineError as e:
             return f"not proved ({e})"
         except _Budget:
             return "not proved (budget)"
@@ -238,7 +80,7 @@ class Prover:
             if self.queries >= self.budget:
                 raise _Budget
             self.queries += 1
-            best, *_ = self.engine.search(fen, line, f"go movetime {self.movetime}", newgame=False)
+            best, *_ = self.engine.search(fen, line, self.movetime, newgame=False)
             ok = bool(best) and best not in tried and self._mates(fen, line + [best], n, pv)
         self.cache[key] = ok
         return ok
@@ -265,10 +107,10 @@ def load_puzzles(path: Path) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def run_one(engine: UciEngine, fen: str, go: str) -> dict:
+def run_one(engine: UciEngine, fen: str, movetime: int) -> dict:
     try:
-        best, scored, last, wall = engine.search(fen, go=go)
-    except (TimeoutError, EOFError) as e:
+        best, scored, last, wall = engine.search(fen, movetime=movetime)
+    except EngineError as e:
         return {"error": str(e), "wall": float("nan"), "mate": None, "pv": [], "nodes": 0}
     mate = scored.get("value") if scored.get("kind") == "mate" else None
     return {"best": best, "mate": mate, "cp": scored.get("value") if scored.get("kind") == "cp" else None,
@@ -304,7 +146,6 @@ def main():
           f"{'both engines at once' if args.parallel else 'engines in turn'}; "
           + ", ".join(f"{e.name} = {e.id_name}" for e in engines)
           + f"; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    go = f"go movetime {args.movetime}"
 
     results = []
     t0 = time.perf_counter()
@@ -312,14 +153,14 @@ def main():
         fen, want = pz["fen"], int(pz["mate_in"])
         if args.parallel and len(engines) > 1:
             out = [None] * len(engines)
-            threads = [threading.Thread(target=lambda i=i, e=e: out.__setitem__(i, run_one(e, fen, go)))
+            threads = [threading.Thread(target=lambda i=i, e=e: out.__setitem__(i, run_one(e, fen, args.movetime)))
                        for i, e in enumerate(engines)]
             for th in threads:
                 th.start()
             for th in threads:
                 th.join()
         else:
-            out = [run_one(e, fen, go) for e in engines]
+            out = [run_one(e, fen, args.movetime) for e in engines]
         row = {"index": k + 1, "fen": fen, "mate_in": want}
         for name, r in zip(names, out):
             n = r["mate"]

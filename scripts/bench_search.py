@@ -14,17 +14,10 @@ searched one engine after the other (ucinewgame before each), so a load from oth
 import argparse
 import math
 import os
-import re
 import subprocess
 import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_mates import start_engines  # noqa: E402
+from _common import ROOT, start_engines
 
 
 def bench_fens() -> list[str]:
@@ -66,7 +59,7 @@ def main():
     for i, fen in enumerate(fens):
         row, knps = [], []
         for e in engines:
-            _, scored, last, w = e.search(fen, go=f"go movetime {args.movetime}")
+            _, scored, last, w = e.search(fen, movetime=args.movetime)
             nodes, ms = last.get("nodes", 0), last.get("time", 0)
             tot[e.name][0] += nodes
             tot[e.name][1] += ms

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.match.engines import EngineSpec, TimeControl, to_iccs, from_iccs
+from engine.match.engines import (Clocks, EngineSpec, GameSetup, TimeControl, from_iccs, start_engine,
+                                  to_iccs)
 from engine.match.openings import load_openings, parse_opening, path_from_start
 from engine.match.pgn import PgnGame, format_game, parse_pgn
 from engine.match.runner import Match, MatchConfig, schedule, summary
@@ -223,6 +224,27 @@ def _check_all_lost_by(res, pgn, loser, reason, games=2):
         replay = Position(g.fen)
         for m in g.moves:
             replay.push(m)
+
+
+def test_line_hook_sees_the_lines_of_a_search():
+    """Engine.line_hook (scripts/bench_mates.py collects info lines with it) is given every line read_move()
+    reads, in order, the move line included; the move is read as without it."""
+    eng = start_engine(fake("uci"))
+    seen = []
+    try:
+        tc = TimeControl(movetime=0.05)
+        eng.new_game(GameSetup(), tc)
+        eng.line_hook = seen.append
+        t0 = eng.go(START_FEN, ["h2e2"], Clocks(tc, 0.05, 0.05, False))
+        got = eng.read_move(t0 + 10)
+    finally:
+        eng.quit()
+    assert got is not None
+    move = got[1]
+    pos = Position()
+    pos.push("h2e2")
+    assert move in pos.legal_move_names()
+    assert seen == [f"info depth 1 score cp 0 nodes 1 pv {move}", f"bestmove {move}"]
 
 
 def test_illegal_move_loses(tmp_path):

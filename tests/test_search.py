@@ -1,16 +1,14 @@
-"""The search: known mates found with the right distance, the transposition table, stopping, time budgets."""
+"""The search: known mates found with the right distance, banned moves, stopping, movetime.
+(The transposition table is tested in test_tt.py, the time budgets in test_timeman.py.)"""
 import json
 import threading
 import time
 
-import numpy as np
 import pytest
 
 from conftest import DATA
-from engine import tt
 from engine.scores import MATE_SCORE
 from engine.search import Limits, Searcher, search_once
-from engine.timeman import budget
 from engine.xiangqi.position import Position
 
 PUZZLES = [json.loads(line) for line in (DATA / "mate-puzzles.jsonl").read_text().splitlines()]
@@ -73,28 +71,6 @@ def test_banned_moves_are_not_played():
     assert out[0].best == "a0a1"
 
 
-def test_tt_store_probe_and_mate_adjustment():
-    table = tt.new_table(1)
-    key, lock = np.uint64(0xDEADBEEF12345678), np.uint64(0x1234ABCD)
-    assert tt.tt_probe(table, key, lock) == -1
-    # A mate in 5 plies seen from ply 3 is stored as mate in 2 plies from the node ...
-    tt.tt_store(table, key, lock, 1234, MATE_SCORE - 5, 7, tt.BOUND_EXACT, 3, 1)
-    e = tt.tt_probe(table, key, lock)
-    assert e >= 0 and table[e]["move"] == 1234 and table[e]["depth"] == 7
-    assert table[e]["score"] == MATE_SCORE - 2
-    # ... and read back at ply 6 as mate in 8 plies from the root.
-    assert tt.score_from_tt(table[e]["score"], 6) == MATE_SCORE - 8
-    # Depth-preferred: a shallower result of another position in the bucket does not evict the deep one.
-    other_lock = np.uint64(0x0BADF00D)
-    tt.tt_store(table, key, other_lock, 99, 10, 2, tt.BOUND_LOWER, 0, 1)
-    assert tt.tt_probe(table, key, lock) >= 0 and tt.tt_probe(table, key, other_lock) >= 0
-    assert tt.tt_probe(table, key, np.uint64(1)) == -1           # a different lock never matches
-
-
-def test_table_size_follows_hash_option():
-    assert tt.new_table(1).nbytes <= 1 << 20 and tt.new_table(64).nbytes > 32 << 20
-
-
 def test_stop_ends_an_infinite_search_quickly(searcher):
     done = threading.Event()
     out = []
@@ -112,14 +88,3 @@ def test_movetime_is_respected(searcher):
     t = time.perf_counter()
     result = search_once(Position(), movetime=0.3, searcher=searcher)
     assert 0.15 < time.perf_counter() - t < 1.0 and result.best
-
-
-def test_time_budgets():
-    sudden_death = budget(Limits(time_left=10.0, increment=0.1))
-    assert 0.2 < sudden_death.soft < sudden_death.hard < 2.0
-    nearly_flagged = budget(Limits(time_left=0.1, increment=0.0))
-    assert nearly_flagged.hard <= 0.06
-    last_move_before_control = budget(Limits(time_left=5.0, movestogo=1))
-    assert 3.0 < last_move_before_control.hard < 5.0
-    assert budget(Limits(movetime=1.0)).hard == pytest.approx(0.95)
-    assert budget(Limits(depth=5)).hard is None

@@ -368,6 +368,10 @@ class Engine:
         self.options: dict[str, str] = {}        # name -> rest of the option line
         self.dead = False                        # must be restarted before the next game
         self.ranks_from = spec.ranks if spec.ranks is not None else 0
+        # Optional hook, unused by matches: a callable given every line the engine writes while read_move()
+        # waits for its move, raw and in order (`info` lines, the move line itself included), e.g. to collect
+        # the scores and PVs of a search (scripts/bench_mates.py).  None: such lines are only skipped.
+        self.line_hook = None
 
     # -- helpers --------------------------------------------------------------------------------------------
     @property
@@ -393,8 +397,11 @@ class Engine:
             raise
 
     def _next_words(self, deadline: float):
-        """(arrival time, line, its words) of the next line that is not blank, or None at the deadline."""
+        """(arrival time, line, its words) of the next line that is not blank, or None at the deadline.
+        Every line read is first offered to ``self.line_hook``, if set."""
         while (got := self._readline(deadline)) is not None:
+            if self.line_hook is not None:
+                self.line_hook(got[1])
             words = got[1].split()
             if words:
                 return got[0], got[1], words

@@ -127,6 +127,7 @@ def main():
                 if reply == "resign":
                     out("nobestmove" if args.proto == "ucci" else "bestmove (none)")
                 elif reply is not None:
+                    out(f"info depth 1 score cp 0 nodes 1 pv {reply}")      # (skipped by the referee)
                     out(f"bestmove {reply}")
             elif cmd == "quit":
                 if args.proto == "ucci":

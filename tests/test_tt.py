@@ -1,0 +1,37 @@
+"""The transposition table (engine.tt): store and probe, mate scores relative to the node, replacement,
+table size, hashfull."""
+import numpy as np
+
+from engine import tt
+from engine.scores import MATE_SCORE
+
+
+def test_tt_store_probe_and_mate_adjustment():
+    table = tt.new_table(1)
+    key, lock = np.uint64(0xDEADBEEF12345678), np.uint64(0x1234ABCD)
+    assert tt.tt_probe(table, key, lock) == -1
+    # A mate in 5 plies seen from ply 3 is stored as mate in 2 plies from the node ...
+    tt.tt_store(table, key, lock, 1234, MATE_SCORE - 5, 7, tt.BOUND_EXACT, 3, 1)
+    e = tt.tt_probe(table, key, lock)
+    assert e >= 0 and table[e]["move"] == 1234 and table[e]["depth"] == 7
+    assert table[e]["score"] == MATE_SCORE - 2
+    # ... and read back at ply 6 as mate in 8 plies from the root.
+    assert tt.score_from_tt(table[e]["score"], 6) == MATE_SCORE - 8
+    # Depth-preferred: a shallower result of another position in the bucket does not evict the deep one.
+    other_lock = np.uint64(0x0BADF00D)
+    tt.tt_store(table, key, other_lock, 99, 10, 2, tt.BOUND_LOWER, 0, 1)
+    assert tt.tt_probe(table, key, lock) >= 0 and tt.tt_probe(table, key, other_lock) >= 0
+    assert tt.tt_probe(table, key, np.uint64(1)) == -1           # a different lock never matches
+
+
+def test_table_size_follows_hash_option():
+    assert tt.new_table(1).nbytes <= 1 << 20 and tt.new_table(64).nbytes > 32 << 20
+
+
+def test_hashfull_counts_the_current_search_per_mille():
+    table = tt.new_table(1)
+    assert tt.tt_hashfull(table, 1) == 0
+    for k in range(100):          # 100 buckets of the first 1000 entries, slot 0 of each
+        tt.tt_store(table, np.uint64(2 * k), np.uint64(k + 1), 0, 0, 1, tt.BOUND_EXACT, 0, 1)
+    assert tt.tt_hashfull(table, 1) == 100
+    assert tt.tt_hashfull(table, 2) == 0                          # entries of an older search do not count
