@@ -6,8 +6,8 @@ A game is a package under ``engine/`` with
 * ``position``   ``Position``: FEN in and out, moves by name, legal move lists (the Python edge)
 * ``notation``   ``move_name`` / ``parse_move`` for the protocol's coordinate moves
 * ``rules``      ``game_result(pos)``: the referee for matches and terminal play
-* ``kernels``    the numba kernels the shared search needs (``alphabeta.GAME_INTERFACE``) and the search
-                 compiled for them (``engine.kernel``)
+* ``kernels``    the numba kernels the shared search needs (``alphabeta.GAME_INTERFACE``), and the search
+                 and perft compiled for them (``engine.kernel``)
 
 Everything is imported on first use: describing a game loads no compiled code, and a process that plays one
 game never loads (or compiles) another's kernels.
@@ -36,7 +36,8 @@ class Game:
         return self.Position(fen or self.start_fen)
 
     def kernels(self):
-        """The game's kernels module: the search (``pvs``, ``qsearch`` ...), ``perft`` and the game interface."""
+        """The game's kernels module: the game interface, ``search`` (``search.pvs`` ...) and ``perft``
+        (``perft.perft``), each loaded or compiled on first use."""
         return self._module("kernels")
 
     def move_name(self, move: int) -> str:

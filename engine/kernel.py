@@ -25,6 +25,7 @@ The compiled forms of the move-packing functions of ``engine.move`` live here to
 """
 import builtins
 import dis
+import threading
 import types
 from dataclasses import dataclass, field
 
@@ -55,13 +56,34 @@ class Template:
         return record
 
 
-def instantiate(template: Template, game_globals: dict, game_name: str) -> types.SimpleNamespace:
-    """Compile ``template``'s kernels for the game whose kernels module has ``game_globals``; returns them by
-    name.  Kernels with an explicit signature are compiled (or loaded from the cache) now, the others at
-    their first call."""
+class Instance:
+    """A template's kernels for one game, by name (``instance.pvs``).  Nothing is compiled or loaded until the
+    first name is asked for: then every kernel with an explicit signature is (so perft never waits for the
+    search); the others at their first call."""
+
+    def __init__(self, template: Template, game_globals: dict, game_name: str):
+        self._args = template, game_globals, game_name
+        self._kernels = None
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        with self._lock:
+            if self._kernels is None:
+                self._kernels = _compile(*self._args)
+        return getattr(self._kernels, name)
+
+
+def instantiate(template: Template, game_globals: dict, game_name: str) -> Instance:
+    """``template``'s kernels for the game whose kernels module has ``game_globals`` (compiled on first use)."""
     missing = [name for name in template.interface if name not in game_globals]
     if missing:
-        raise TypeError(f"{game_name} kernels lack {', '.join(missing)} (needed by the search template)")
+        raise TypeError(f"{game_name} kernels lack {', '.join(missing)} (needed by the template)")
+    return Instance(template, game_globals, game_name)
+
+
+def _compile(template: Template, game_globals: dict, game_name: str) -> types.SimpleNamespace:
     namespace = dict(template.module_globals)
     namespace.update({name: game_globals[name] for name in template.interface})
     for func, _, _ in template.kernels:           # a name the interface forgot would fail deep inside numba

@@ -46,13 +46,13 @@ def perft_buffers(depth: int, max_moves: int) -> np.ndarray:
 def perft_count(pos, depth: int) -> int:
     """Leaves of the legal move tree of ``pos`` at ``depth`` (>= 1)."""
     kernels = pos.game.kernels()
-    return int(kernels.perft(*pos.arrays, depth, perft_buffers(depth, kernels.MAX_MOVES), 0))
+    return int(kernels.perft.perft(*pos.arrays, depth, perft_buffers(depth, kernels.MAX_MOVES), 0))
 
 
 def run_perft(pos, depth: int, divide: bool = False, out=print) -> int:
     """Count leaves at ``depth`` from ``pos``; with ``divide`` print ``move: count`` per root move first.
     Always ends with the line ``nodes N time_ms T nps X``."""
-    pos.game.kernels()                      # loaded before the clock starts
+    pos.game.kernels().perft.perft          # loaded before the clock starts
     start = time.perf_counter()
     if depth <= 0:
         total = 1

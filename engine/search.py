@@ -209,7 +209,7 @@ class Searcher:
         on_done(result)
 
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
-        kernels = pos.game.kernels()
+        kernels = pos.game.kernels().search
         move_name = pos.game.move_name
         legal = pos.legal_moves()
         allowed = [m for m in legal if move_name(m) not in banned] or legal

@@ -1,7 +1,8 @@
 """Xiangqi as the shared search sees it: the game interface (``alphabeta.GAME_INTERFACE``, ``perft``), and the
 search and perft compiled for it (``engine.kernel``).
 
-Importing this module loads (or compiles, once) every xiangqi search kernel; nothing of another game.
+The search and perft are loaded from numba's cache (or compiled, once) on first use; no other game's kernels
+are ever imported.
 """
 from numba import njit
 
@@ -82,6 +83,5 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
     return tb_score(code, ply)
 
 
-_search = instantiate(alphabeta.TEMPLATE, globals(), NAME)
-pvs, qsearch, seed_repetitions = _search.pvs, _search.qsearch, _search.seed_repetitions
-perft = instantiate(_perft.TEMPLATE, globals(), NAME).perft
+search = instantiate(alphabeta.TEMPLATE, globals(), NAME)      # search.pvs, search.qsearch ...
+perft = instantiate(_perft.TEMPLATE, globals(), NAME)           # perft.perft
