@@ -330,11 +330,6 @@ def encode_slots(psq, spec, side):
     return side * spec[1] + idx
 
 
-@njit(cache=True, inline="always")
-def needs_mirror(psq):
-    return (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 1
-
-
 @njit(cache=True)
 def decode(idx, spec, psq, board):
     """Fill ``psq`` and ``board`` (cleared here) from an index; returns the side to move, or -1 when two pieces
