@@ -7,10 +7,11 @@ import pytest
 from click.testing import CliRunner
 
 from engine.egtb.build import Builder, plan
-from engine.egtb.generate import generate_table, RULE_BASE
+from engine.egtb.codes import RULE_BASE, UNKNOWN
+from engine.egtb.generate import generate_table
 from engine.egtb.index import MAX_SLOTS, MIRROR, FLIP, MaterialError, decode, encode_board, \
     parse_material
-from engine.egtb.probe import (Tablebases, UNKNOWN, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
+from engine.egtb.probe import (Tablebases, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
                                tb_probe_st, tb_score)
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
 from engine.tt import MATE_BOUND, MATE_SCORE

@@ -44,11 +44,9 @@ from ..xiangqi.board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, 
                              ST_KING, ST_LEN, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
                              HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
 from ..xiangqi.movegen import GEN_ALL, generate, is_legal, king_attacked, gives_check
+from .codes import DIST0, DRAW, ILLEGAL, MAX_DIST, RULE_BASE
 from .index import (MAX_SLOTS, MIRROR, KP_CODE, Material, decode, encode_board, encode_slots)
 
-DRAW, ILLEGAL, DIST0 = 0, 1, 2
-RULE_BASE = 0x8000              # RULE_BASE + 2 * order + (1 if the side to move wins else 0)
-MAX_DIST = RULE_BASE - DIST0 - 1
 DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a draw, never lost
 
 

@@ -8,7 +8,7 @@ decompressed chunks live in a numba-visible pool (:mod:`engine.egtb.cache`): ``u
 ``arrays`` is the pair of numpy arrays ``(meta, pool)`` (layout in :mod:`engine.egtb.cache`) that the search
 passes to
 
-    tb_probe(tb, board, side, allow_disk) -> code      (UNKNOWN = -1, else a value code)
+    tb_probe(tb, board, side, allow_disk) -> code      (UNKNOWN = -1, else a value code, see engine.egtb.codes)
 
 ``code`` is the stored value for the side to move: ``code_wdl(code)`` gives 1 / 0 / -1, ``code_plies(code)`` the
 distance to mate in plies (-1 when the result comes from the perpetual-check rule), and
@@ -52,14 +52,12 @@ from ..xiangqi.board import NSQ, BLACK_BIT
 from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
                     CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP, SEC_INFO,
                     SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
+from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE, UNKNOWN     # also imported from here (engine.alphabeta)
 from .index import GROUP_KINDS, MAX_SLOTS, SPEC_LEN, Material, MaterialError, encode_board
 from .store import SUFFIX, TableError, TableFile
 
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
-UNKNOWN = -1
-DRAW, ILLEGAL, DIST0 = 0, 1, 2
-RULE_BASE = 0x8000
 # Rule-decided results rank below every mate (so they are never reported as "mate N") and above any evaluation,
 # just under the search's own repetition verdicts (BAN_SCORE).
 RULE_SCORE = BAN_SCORE - 200

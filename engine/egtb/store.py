@@ -6,7 +6,7 @@ Layout (little endian)::
     header (HEADER_SIZE bytes)
       magic        8s   b"SHUAIXTB"
       version      u16  FORMAT_VERSION
-      value_bytes  u8   1 or 2: width of a value code (see engine.egtb.generate: 0 draw, 2 + d plies, ...)
+      value_bytes  u8   1 or 2: width of a value code (see engine.egtb.codes: 0 draw, 2 + d plies, ...)
       flags        u8   bit 0: perpetual-check pass applied
       material     24s  ASCII name, NUL padded (e.g. b"KRvKAA")
       size         u64  entries (both sides to move)
@@ -45,6 +45,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .codes import DIST0, ILLEGAL, RULE_BASE
+
 MAGIC = b"SHUAIXTB"
 FORMAT_VERSION = 1
 SUFFIX = ".xtb"
@@ -55,7 +57,6 @@ DEFAULT_CHUNK = 8192
 MAX_CHUNK = 32768
 ZSTD_LEVEL = 15
 RAW, RLE = 0, 1
-ILLEGAL = 1
 FLAG_RULE = 1
 
 
@@ -65,6 +66,12 @@ class TableError(Exception):
 
 def table_path(directory, name: str) -> Path:
     return Path(directory) / f"{name}{SUFFIX}"
+
+
+def max_distance(values: np.ndarray) -> int:
+    """The longest distance to mate (plies) among value codes; 0 when there is none."""
+    dist = values[(values >= DIST0) & (values < RULE_BASE)]
+    return int(dist.max()) - DIST0 if dist.size else 0
 
 
 def _fill_dont_care(values: np.ndarray) -> np.ndarray:
@@ -132,8 +139,7 @@ def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEF
     size = int(values.size)
     codes = values[values != ILLEGAL]
     value_bytes = 1 if (codes.size == 0 or int(codes.max()) < 256) else 2
-    dist = codes[(codes >= 2) & (codes < 0x8000)]
-    max_dist = int(dist.max()) - 2 if dist.size else 0
+    max_dist = max_distance(values)
     nchunks = -(-size // chunk)
     local = threading.local()
 
