@@ -1,6 +1,6 @@
 """Retrograde generation of a table (seed 000 and 002): WDL and distance to mate in plies, both sides to move.
 
-**Values** (``uint16`` per index, see :mod:`engine.egtb.values`): ``DRAW`` 0, ``ILLEGAL`` 1 (don't care),
+**Values** (``uint16`` per index, see :mod:`engine.egtb.codes`): ``DRAW`` 0, ``ILLEGAL`` 1 (don't care),
 ``2 + d`` for a result in ``d`` plies -- the parity tells who wins: odd ``d`` = the side to move mates in ``d``
 plies, even ``d`` = the side to move is mated in ``d`` plies (0: no legal move now, mate and stalemate alike,
 since a side without a legal move loses in xiangqi).  Codes from ``RULE_BASE`` up are results decided by the
