@@ -1,4 +1,4 @@
-"""The chunk cache (seed 000: "an LRU of decompressed chunks"), kept in arrays the numba search reads directly.
+"""The chunk cache: an LRU of decompressed chunks, kept in arrays the numba search reads directly.
 
 The search passes the tables through every node of its recursion, so they are two arrays, not a dozen (each
 array argument is several machine words a call):

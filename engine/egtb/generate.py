@@ -1,4 +1,4 @@
-"""Retrograde generation of a table (seed 000 and 002): WDL and distance to mate in plies, both sides to move.
+"""Retrograde generation of a table: WDL and distance to mate in plies, both sides to move.
 
 **Values** (``uint16`` per index, see :mod:`engine.egtb.codes`): ``DRAW`` 0, ``ILLEGAL`` 1 (don't care),
 ``2 + d`` for a result in ``d`` plies -- the parity tells who wins: odd ``d`` = the side to move mates in ``d``

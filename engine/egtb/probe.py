@@ -15,8 +15,9 @@ distance to mate in plies (-1 when the result comes from the perpetual-check rul
 ``tb_score(code, ply)`` a search score on the scale of ``engine.tt`` (mate in n plies from the root =
 ``MATE_SCORE - n``; rule results a little inside the mate range).
 
-Seed 000's rule, "read the disk only beyond ply x, within it only memory", counted from the leaves as
-Stockfish's SyzygyProbeDepth does: the search passes ``allow_disk = depth_left >= egtbply``.
+The disk is read only near the root, where nodes are few: at nodes with at least ``egtbply`` plies of search
+left; deeper in the tree only chunks already in memory are used.  The depth is counted from the leaves, as
+Stockfish's SyzygyProbeDepth is: the search passes ``allow_disk = depth_left >= egtbply``.
 
 * chunk in the pool: the value is returned at once (measured 0.23-0.46 us a probe, one small work array);
 * chunk absent, ``allow_disk`` false: ``UNKNOWN`` (counted as a miss), the search goes on as without tables;

@@ -1,5 +1,5 @@
-"""Table files: one file ``<MATERIAL>.xtb`` per canonical material (seed 000: chunks, run-length coding over
-don't-care entries, checksums).
+"""Table files: one file ``<MATERIAL>.xtb`` per canonical material, stored in independently readable chunks,
+don't-care entries coded into the runs around them, every part checksummed.
 
 Layout (little endian)::
 
@@ -21,13 +21,12 @@ Layout (little endian)::
     chunks
 
 A chunk is one method byte followed by a zstandard frame.  Before coding, every don't-care (illegal) entry
-takes the value of the entry before it, so illegal positions lengthen runs instead of breaking them (seed 000's
-run-length idea).  Method 0 (``RAW``) stores the values themselves (``value_bytes`` each): zstandard codes the
-runs as matches.  Method 1 (``RLE``) stores ``u32 nruns, values[nruns], lengths[nruns] (u16)``; the writer
-tries it for chunks of few runs and keeps it when it is smaller.  (Measured on KRNvKB and KCPvKAA at 8192
-entries: an explicit run-length layer under zstandard is 15-25 % *larger* on typical chunks, smaller on only
-1-2 % of them -- zstandard already codes runs -- hence the choice per chunk.)  Decoding is one
-``np.frombuffer`` or ``np.repeat``.
+takes the value of the entry before it, so illegal positions lengthen runs instead of breaking them.  Method 0
+(``RAW``) stores the values themselves (``value_bytes`` each): zstandard codes the runs as matches.  Method 1
+(``RLE``) stores ``u32 nruns, values[nruns], lengths[nruns] (u16)``; the writer tries it for chunks of few runs
+and keeps it when it is smaller.  (Measured on KRNvKB and KCPvKAA at 8192 entries: an explicit run-length layer
+under zstandard is 15-25 % *larger* on typical chunks, smaller on only 1-2 % of them -- zstandard already codes
+runs -- hence the choice per chunk.)  Decoding is one ``np.frombuffer`` or ``np.repeat``.
 
 Files are written to ``<name>.xtb.tmp<pid>`` and renamed into place, so an interrupted build never leaves a
 broken table behind.  Readers check magic, version, header and table checksums and the file length when they
