@@ -28,6 +28,13 @@ def check(fen, cases):
 START = Position().fen()
 
 
+def test_constants_are_the_boards():
+    """wxf declares the board's piece codes itself (to stay free of numba): they must be the same."""
+    from engine.xiangqi import board, wxf
+    for name in ("FILES", "RANKS", "KING", "ADVISOR", "ELEPHANT", "HORSE", "ROOK", "CANNON", "PAWN", "RED", "BLACK"):
+        assert getattr(wxf, name) == getattr(board, name), name
+
+
 def test_file_numbers():
     # Red counts from its right: file i is Red's 1, file a Red's 9.  Black sits opposite: its right hand is
     # towards file a, so file a is Black's 1 and file i Black's 9.

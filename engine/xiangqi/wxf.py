@@ -58,6 +58,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+# engine.xiangqi.board's geometry and piece codes, declared again because board.py imports numba and this module
+# must not (tests/test_wxf.py checks that the two agree)
 FILES, RANKS = 9, 10
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
 RED, BLACK = 0, 1
@@ -228,12 +230,6 @@ class MoveNames:
         iccs = FILE_LETTERS[ff] + str(fr) + FILE_LETTERS[tf] + str(tr)
         return MoveName(move, iccs, cn_head + cn_tail, wxf_head + wxf_tail, cn_aliases, wxf_aliases)
 
-    def chinese(self, move: int) -> str:
-        return self._by_move[move].chinese
-
-    def wxf(self, move: int) -> str:
-        return self._by_move[move].wxf
-
     # -- parsing ----------------------------------------------------------------------------------------------
     def _index(self) -> None:
         self._iccs = {n.iccs: n.move for n in self.names}
@@ -318,17 +314,3 @@ def _wxf_key(text: str):
     if not all(c in "KAEHRCP+-123456789" for c in head):
         return None
     return "".join(head) + t[2:]
-
-
-# -- convenience ----------------------------------------------------------------------------------------------
-def chinese_name(pos, move: int) -> str:
-    return MoveNames.of(pos).chinese(move)
-
-
-def wxf_name(pos, move: int) -> str:
-    return MoveNames.of(pos).wxf(move)
-
-
-def parse_move(pos, text: str) -> int:
-    """Any notation -> a legal packed move of ``pos``; MoveParseError otherwise."""
-    return MoveNames.of(pos).parse(text)
