@@ -11,16 +11,11 @@ a general in check.  ``flipped`` shows the board from Black's side (rank 0 at th
 """
 from __future__ import annotations
 
-from ..xiangqi.wxf import side_file
+from ..xiangqi.wxf import BLACK, CHINESE_NUMERALS, FILES, RANKS, RED, side_file
 from .terminal import Style, text_width
-
-FILES, RANKS = 9, 10
-KING = 1
-RED, BLACK = 0, 1
 
 UNICODE_PIECES = (" 帥仕相傌俥炮兵", " 將士象馬車砲卒")
 ASCII_PIECES = (" KAEHRCP", " kaehrcp")
-CHINESE_NUMERALS = " 一二三四五六七八九"
 
 # SGR colour codes (256-colour palette)
 C_LINE = "38;5;136"
