@@ -45,8 +45,8 @@ def ms_to_seconds(value: float) -> float:
 
 
 def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
-    """The arguments of a UCI ``go`` -> GoRequest (times in seconds; own/opponent clocks picked by the side to
-    move); see ``core.parse_go``."""
+    """The arguments of a UCI ``go`` -> GoRequest (times in seconds; the side to move's clock and increment, the
+    opponent's are checked and not used); see ``core.parse_go``."""
     clock: dict[str, float] = {}
 
     def uci_keyword(kw, words, req):
@@ -67,11 +67,10 @@ def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     lim = req.limits
     if "depth" in lim:
         lim["depth"] = max(lim["depth"], 1)        # UCI has no "static evaluation only" depth 0
-    own, opp = ("w", "b") if red_to_move else ("b", "w")
-    for mine, field_name in ((f"{own}time", "time_left"), (f"{own}inc", "increment"), (f"{opp}time", "opp_time"),
-                             (f"{opp}inc", "opp_increment")):
-        if mine in clock:
-            lim[field_name] = clock[mine]
+    own = "w" if red_to_move else "b"
+    for key, field_name in ((f"{own}time", "time_left"), (f"{own}inc", "increment")):
+        if key in clock:
+            lim[field_name] = clock[key]
     return req
 
 
