@@ -119,6 +119,7 @@ class MoveName:
     iccs: str                       # h2e2
     chinese: str                    # 炮二平五
     wxf: str                        # C2=5
+    side: int                       # who makes the move (0 red, 1 black)
     chinese_aliases: set = field(default_factory=set)     # normalised keys, see _chinese_key
     wxf_aliases: set = field(default_factory=set)         # normalised keys, see _wxf_key
 
@@ -228,7 +229,11 @@ class MoveNames:
             wxf_head = f"{letter}{'+-'[i]}"
             wxf_aliases.add(f"{'+-'[i]}{letter}{wxf_tail}")                   # +R-1
         iccs = FILE_LETTERS[ff] + str(fr) + FILE_LETTERS[tf] + str(tr)
-        return MoveName(move, iccs, cn_head + cn_tail, wxf_head + wxf_tail, cn_aliases, wxf_aliases)
+        return MoveName(move, iccs, cn_head + cn_tail, wxf_head + wxf_tail, side, cn_aliases, wxf_aliases)
+
+    def name(self, move: int) -> MoveName:
+        """The names of a legal move (KeyError for any other)."""
+        return self._by_move[move]
 
     # -- parsing ----------------------------------------------------------------------------------------------
     def _index(self) -> None:
