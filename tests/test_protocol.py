@@ -212,9 +212,15 @@ def test_uci_transcript(engine):
     assert set(UCI_OPTIONS) <= set(names)
     assert "option name UCI_Variant type combo default xiangqi var xiangqi" in lines
     for line in ("setoption name UCI_Variant value xiangqi", "setoption name Hash value 16",
-                 "setoption name Threads value 1", "setoption name Ponder value true"):
+                 "setoption name Threads value 4", "setoption name MultiPV value 3",
+                 "setoption name Threads value 1", "setoption name MultiPV value 1",
+                 "setoption name Ponder value true"):
         engine.send(line)
-    engine.ready()
+    engine.send("isready")
+    _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
+    assert [ln for ln in lines if ln.endswith("for now")] == [                # accepted, and said what happens
+        "info string Threads 4: searching with 1 thread for now",
+        "info string MultiPV 3: only the best line is reported for now"]
     engine.send("ucinewgame")
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     engine.send(f"position fen {fen} moves b0c2 b9c7")
