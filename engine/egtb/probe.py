@@ -13,7 +13,7 @@ passes to
 ``code`` is the stored value for the side to move: ``code_wdl(code)`` gives 1 / 0 / -1, ``code_plies(code)`` the
 distance to mate in plies (-1 when the result comes from the perpetual-check rule), and
 ``tb_score(code, ply)`` a search score on the scale of ``engine.tt`` (mate in n plies from the root =
-``MATE_SCORE - n``; rule results a little inside the mate range).
+``MATE_SCORE - n``; rule results below every mate and above any evaluation, see ``RULE_SCORE``).
 
 The disk is read only near the root, where nodes are few: at nodes with at least ``egtbply`` plies of search
 left; deeper in the tree only chunks already in memory are used.  The depth is counted from the leaves, as
