@@ -40,8 +40,6 @@ class Limits:
     movetime: Optional[float] = None        # seconds for this move
     time_left: Optional[float] = None       # own clock, seconds
     increment: float = 0.0                  # own increment per move, seconds
-    opp_time: Optional[float] = None
-    opp_increment: float = 0.0
     movestogo: Optional[int] = None
     mate: Optional[int] = None              # search for a mate in this many moves
     infinite: bool = False

@@ -29,6 +29,7 @@ import numpy as np
 
 import engine  # noqa: F401  (configures numba's cache directory)
 from engine.egtb.build import Builder
+from engine.egtb.codes import DIST0, RULE_BASE
 from engine.egtb.index import MAX_SLOTS, decode, parse_material
 from engine.egtb.probe import Tablebases, tb_probe, code_plies
 from engine.egtb.store import TableFile, table_path
@@ -194,7 +195,7 @@ def verify_with_fsf(directory, names, count, draws, max_plies, limit):
         return True
     rng = random.Random(2024)
     wins = sample_positions(directory, names, rng, count,
-                            lambda c: c >= 2 and c < 0x8000 and (c - 2) % 2 == 1 and c - 2 <= max_plies)
+                            lambda c: DIST0 <= c < RULE_BASE and (c - DIST0) % 2 == 1 and c - DIST0 <= max_plies)
     fsf = Fsf()
     bad = 0
     slow = 0
@@ -232,7 +233,7 @@ def bench_search(directory, names, count, movetime):
         return
     rng = random.Random(77)
     wins = sample_positions(directory, big, rng, count,
-                            lambda c: 2 <= c < 0x8000 and (c - 2) % 2 == 1 and 13 <= c - 2 <= 41)
+                            lambda c: DIST0 <= c < RULE_BASE and (c - DIST0) % 2 == 1 and 13 <= c - DIST0 <= 41)
     with_tables = Searcher(64)
     with_tables.set_tablebases(Tablebases(directory))
     plain = Searcher(64)

@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 
 from engine.egtb.build import Builder, plan
-from engine.egtb.cache import MODE_DEFER
-from engine.egtb.generate import generate_table, RULE_BASE
+from engine.egtb.codes import RULE_BASE, UNKNOWN
+from engine.egtb.generate import generate_table
 from engine.egtb.index import MAX_SLOTS, MIRROR, FLIP, MaterialError, decode, encode_board, \
     parse_material
-from engine.egtb.probe import (Tablebases, UNKNOWN, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
+from engine.egtb.probe import (Tablebases, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
                                tb_probe_st, tb_score)
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
 from engine.scores import MATE_BOUND, MATE_SCORE
@@ -446,7 +446,7 @@ def test_lru_eviction_under_a_tiny_memory_limit(tmp_path, memory_values):
 
 def test_disk_only_beyond_egtbply(tbdir):
     """tb_probe(allow_disk=False) (deep in the tree) never reads a file; allow_disk=True (near the root) does,
-    at once (MODE_SYNC, through numba's objmode) or on the driver's next load_pending() (MODE_DEFER)."""
+    at once (through numba's objmode)."""
     pos = Position("3k5/4a4/9/9/9/9/9/9/2R6/5K3 w - - 0 1")
     expected = Tablebases(tbdir).probe_code(pos.board, pos.side)
     assert code_wdl(expected) == 1
@@ -456,11 +456,6 @@ def test_disk_only_beyond_egtbply(tbdir):
     assert tb_probe(tbs.arrays, pos.board, pos.side, True) == expected
     assert tbs.stats()["loads"] == 1
     assert tb_probe(tbs.arrays, pos.board, pos.side, False) == expected        # now in memory
-    deferred = Tablebases(tbdir, mode=MODE_DEFER)
-    assert tb_probe(deferred.arrays, pos.board, pos.side, True) == UNKNOWN
-    assert tb_probe(deferred.arrays, pos.board, pos.side, False) == UNKNOWN
-    assert deferred.load_pending() == 1
-    assert tb_probe(deferred.arrays, pos.board, pos.side, False) == expected
 
 
 def test_search_facing_helpers(tbdir):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.protocol import ucci, uci
-from engine.protocol.core import START_FEN, _Search
+from engine.protocol.core import START_FEN, CommandError, _Search
 from engine.search import SearchInfo, SearchResult
 from engine.xiangqi.position import START_FEN as POSITION_START_FEN, Position
 
@@ -212,9 +212,15 @@ def test_uci_transcript(engine):
     assert set(UCI_OPTIONS) <= set(names)
     assert "option name UCI_Variant type combo default xiangqi var xiangqi" in lines
     for line in ("setoption name UCI_Variant value xiangqi", "setoption name Hash value 16",
-                 "setoption name Threads value 1", "setoption name Ponder value true"):
+                 "setoption name Threads value 4", "setoption name MultiPV value 3",
+                 "setoption name Threads value 1", "setoption name MultiPV value 1",
+                 "setoption name Ponder value true"):
         engine.send(line)
-    engine.ready()
+    engine.send("isready")
+    _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
+    assert [ln for ln in lines if ln.endswith("for now")] == [                # accepted, and said what happens
+        "info string Threads 4: searching with 1 thread for now",
+        "info string MultiPV 3: only the best line is reported for now"]
     engine.send("ucinewgame")
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     engine.send(f"position fen {fen} moves b0c2 b9c7")
@@ -491,7 +497,9 @@ def test_ucci_time_units():
     assert ucci.to_seconds(3, millisec=False) == 3.0
     assert ucci.to_seconds(-20, millisec=True) == 0.0          # a fallen flag is no time, not negative time
     req = ucci.parse_go("time 300000 increment 2000 opptime 150000 oppincrement 1000".split(), millisec=True)
-    assert req.limits == {"time_left": 300.0, "increment": 2.0, "opp_time": 150.0, "opp_increment": 1.0}
+    assert req.limits == {"time_left": 300.0, "increment": 2.0}             # the opponent's clock is not used
+    with pytest.raises(CommandError, match="opptime must be a number"):      # but still checked
+        ucci.parse_go("time 300 opptime soon".split(), millisec=False)
     req = ucci.parse_go("time 300 movestogo 40".split(), millisec=False)
     assert req.limits == {"time_left": 300.0, "movestogo": 40}
     req = ucci.parse_go("ponder time 60".split(), millisec=False)
@@ -505,9 +513,11 @@ def test_ucci_time_units():
 def test_uci_clock_is_the_side_to_move():
     args = "wtime 60000 btime 30000 winc 1000 binc 500 movestogo 20".split()
     red = uci.parse_go(args, red_to_move=True).limits
-    assert red == {"time_left": 60.0, "increment": 1.0, "opp_time": 30.0, "opp_increment": 0.5, "movestogo": 20}
+    assert red == {"time_left": 60.0, "increment": 1.0, "movestogo": 20}
     black = uci.parse_go(args, red_to_move=False).limits
-    assert black["time_left"] == 30.0 and black["increment"] == 0.5 and black["opp_time"] == 60.0
+    assert black == {"time_left": 30.0, "increment": 0.5, "movestogo": 20}
+    with pytest.raises(CommandError, match="btime must be a number"):        # the opponent's clock is still checked
+        uci.parse_go("wtime 60000 btime soon".split(), red_to_move=True)
     req = uci.parse_go("movetime 250 searchmoves h2e2 b0c2 depth 5".split(), True)
     assert req.limits == {"movetime": 0.25, "depth": 5} and req.searchmoves == ["h2e2", "b0c2"]
     assert uci.parse_go("mate 3".split(), True).limits == {"mate": 3}

@@ -28,6 +28,16 @@ def check(fen, cases):
 START = Position().fen()
 
 
+def test_notation_and_constants_load_no_compiled_code():
+    """The Python edges (notation, constants, move packing) must not pull in numba: GUIs wait on them."""
+    import subprocess
+    import sys
+    code = ("import sys, engine.xiangqi.wxf, engine.xiangqi.constants, engine.move, engine.game; "
+            "print('numba' in sys.modules, 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
 def test_file_numbers():
     # Red counts from its right: file i is Red's 1, file a Red's 9.  Black sits opposite: its right hand is
     # towards file a, so file a is Black's 1 and file i Black's 9.

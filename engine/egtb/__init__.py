@@ -1,5 +1,6 @@
 """Endgame tablebases for xiangqi: distance to mate in plies, both sides to move, Asian perpetual-check rule.
 
+* :mod:`.codes`    the value codes stored per position (draw, don't care, distance to mate, rule results)
 * :mod:`.index`    material signatures and the index function (general pairs with mirror symmetry,
                    combinatorial numbers for identical pieces, advisors/elephants/pawns on their own squares)
 * :mod:`.generate` retrograde analysis by ply (captures from smaller tables) and the perpetual-check pass

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .index import Material, parse_material
-from .store import TableFile, table_path, write_table, DEFAULT_CHUNK
+from .store import TableFile, max_distance, table_path, write_table, DEFAULT_CHUNK
 
 DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
 ATTACKERS = "RNCP"
@@ -94,8 +94,7 @@ class Builder:
             values, stats = generate_table(m, self.load, cb, threads=self.threads, rule=self.rule)
             nbytes = write_table(path, m.name, values, m.npos, self.chunk, rule_applied=self.rule)
             seconds = time.perf_counter() - t0
-            codes = values[(values >= 2) & (values < 0x8000)]
-            max_dist = int(codes.max()) - 2 if codes.size else 0
+            max_dist = max_distance(values)
             if m in needed:
                 self._memo[m] = values
             records.append(BuildRecord(m.name, m.size, seconds, nbytes, time.process_time() - c0, stats.levels,

@@ -1,4 +1,4 @@
-"""The chunk cache (seed 000: "an LRU of decompressed chunks"), kept in arrays the numba search reads directly.
+"""The chunk cache: an LRU of decompressed chunks, kept in arrays the numba search reads directly.
 
 The search passes the tables through every node of its recursion, so they are two arrays, not a dozen (each
 array argument is several machine words a call):
@@ -13,7 +13,6 @@ array argument is several machine words a call):
   - ``slot_of`` [total chunks]: global chunk id (table's first id + chunk number) -> slot, -1 if absent
   - ``slot_chunk`` [nslots]: slot -> global chunk id, -1 if free
   - ``stamps`` [nslots]: last use (a clock in ``ctr``); the slot with the smallest stamp is evicted
-  - ``pending`` [PENDING_CAP]: chunks a search asked for in MODE_DEFER
 
 The Python side works on numpy views of the same memory (``ChunkPool.ctr``, ``.slot_of`` ...).
 
@@ -27,17 +26,15 @@ from __future__ import annotations
 import numpy as np
 
 # ctr fields
-CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, CTR_MODE, CTR_NPENDING, \
-    CTR_SEARCH_LOADS = range(10)          # CTR_SEARCH_LOADS: chunks read because a search kernel asked
+CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, \
+    CTR_SEARCH_LOADS = range(8)           # CTR_SEARCH_LOADS: chunks read because a search kernel asked
 CTR_LEN = 16
 # where each section of meta starts (stored in meta itself, after the counters)
-SEC_KEYS, SEC_TNUM, SEC_FLIP, SEC_INFO, SEC_SPECS, SEC_SLOT_OF, SEC_SLOT_CHUNK, SEC_STAMPS, SEC_PENDING, SEC_END = \
-    range(CTR_LEN, CTR_LEN + 10)
-META_HEADER = CTR_LEN + 10
+SEC_KEYS, SEC_TNUM, SEC_FLIP, SEC_INFO, SEC_SPECS, SEC_SLOT_OF, SEC_SLOT_CHUNK, SEC_STAMPS, SEC_END = \
+    range(CTR_LEN, CTR_LEN + 9)
+META_HEADER = CTR_LEN + 9
 INFO_BASE, INFO_CHUNK, INFO_OK, INFO_NCHUNKS = range(4)
 INFO_LEN = 4
-PENDING_CAP = 64
-MODE_SYNC, MODE_DEFER = 0, 1
 
 
 class ChunkPool:
@@ -48,7 +45,7 @@ class ChunkPool:
         self.nslots = max(1, int(memory_bytes) // (self.width * 2))
         self.pool = np.zeros((self.nslots, self.width), np.uint16)
         fixed = [np.asarray(a, np.int64).ravel() for a in (keys, tnum, flip, info, specs)]
-        sizes = [a.size for a in fixed] + [max(1, total_chunks), self.nslots, self.nslots, PENDING_CAP]
+        sizes = [a.size for a in fixed] + [max(1, total_chunks), self.nslots, self.nslots]
         self.meta = np.zeros(META_HEADER + sum(sizes), np.int64)
         views = []
         off = META_HEADER
@@ -61,7 +58,7 @@ class ChunkPool:
             view[:] = a
         self.ctr = self.meta[:CTR_LEN]
         self.info = views[3].reshape(-1, INFO_LEN)
-        self.slot_of, self.slot_chunk, self.stamps, self.pending = views[5:]
+        self.slot_of, self.slot_chunk, self.stamps = views[5:]
         self.slot_of[:] = -1
         self.slot_chunk[:] = -1
         self.stamps[:] = -1
@@ -110,9 +107,3 @@ class ChunkPool:
                 self.slot_of[g] = -1
                 self.slot_chunk[s] = -1
                 self.stamps[s] = -1
-
-    def take_pending(self) -> list[int]:
-        n = int(min(self.ctr[CTR_NPENDING], PENDING_CAP))
-        out = [int(g) for g in self.pending[:n]]
-        self.ctr[CTR_NPENDING] = 0
-        return out

@@ -1,6 +1,6 @@
-"""Retrograde generation of a table (seed 000 and 002): WDL and distance to mate in plies, both sides to move.
+"""Retrograde generation of a table: WDL and distance to mate in plies, both sides to move.
 
-**Values** (``uint16`` per index, see :mod:`engine.egtb.values`): ``DRAW`` 0, ``ILLEGAL`` 1 (don't care),
+**Values** (``uint16`` per index, see :mod:`engine.egtb.codes`): ``DRAW`` 0, ``ILLEGAL`` 1 (don't care),
 ``2 + d`` for a result in ``d`` plies -- the parity tells who wins: odd ``d`` = the side to move mates in ``d``
 plies, even ``d`` = the side to move is mated in ``d`` plies (0: no legal move now, mate and stalemate alike,
 since a side without a legal move loses in xiangqi).  Codes from ``RULE_BASE`` up are results decided by the
@@ -45,11 +45,9 @@ from ..xiangqi.board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, 
                              ST_KING, ST_LEN, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
                              HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
 from ..xiangqi.movegen import GEN_ALL, generate, is_legal, king_attacked, gives_check
+from .codes import DIST0, DRAW, ILLEGAL, MAX_DIST, RULE_BASE
 from .index import (MAX_SLOTS, MIRROR, KP_CODE, Material, decode, encode_board, encode_slots)
 
-DRAW, ILLEGAL, DIST0 = 0, 1, 2
-RULE_BASE = 0x8000              # RULE_BASE + 2 * order + (1 if the side to move wins else 0)
-MAX_DIST = RULE_BASE - DIST0 - 1
 DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a draw, never lost
 
 

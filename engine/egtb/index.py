@@ -1,4 +1,4 @@
-"""Material signatures and the index function of the endgame tables (seed 000).
+"""Material signatures and the index function of the endgame tables.
 
 **Material.**  A table is named by its material, attacking side first: ``KRvK``, ``KCPvKAA``, ``KNvKAB``.  Piece
 letters after the ``K`` come in the order R N C P A B (``H``/``E`` are read as N/B).  The *canonical*
@@ -328,11 +328,6 @@ def encode_slots(psq, spec, side):
         idx = idx * size + c
         s += cnt
     return side * spec[1] + idx
-
-
-@njit(cache=True, inline="always")
-def needs_mirror(psq):
-    return (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 1
 
 
 @njit(cache=True)

@@ -8,28 +8,25 @@ decompressed chunks live in a numba-visible pool (:mod:`engine.egtb.cache`): ``u
 ``arrays`` is the pair of numpy arrays ``(meta, pool)`` (layout in :mod:`engine.egtb.cache`) that the search
 passes to
 
-    tb_probe(tb, board, side, allow_disk) -> code      (UNKNOWN = -1, else a value code)
+    tb_probe(tb, board, side, allow_disk) -> code      (UNKNOWN = -1, else a value code, see engine.egtb.codes)
 
 ``code`` is the stored value for the side to move: ``code_wdl(code)`` gives 1 / 0 / -1, ``code_plies(code)`` the
 distance to mate in plies (-1 when the result comes from the perpetual-check rule), and
 ``tb_score(code, ply)`` a search score on the scale of ``engine.tt`` (mate in n plies from the root =
-``MATE_SCORE - n``; rule results a little inside the mate range).
+``MATE_SCORE - n``; rule results below every mate and above any evaluation, see ``RULE_SCORE``).
 
-Seed 000's rule, "read the disk only beyond ply x, within it only memory", counted from the leaves as
-Stockfish's SyzygyProbeDepth does: the search passes ``allow_disk = depth_left >= egtbply``.
+The disk is read only near the root, where nodes are few: at nodes with at least ``egtbply`` plies of search
+left; deeper in the tree only chunks already in memory are used.  The depth is counted from the leaves, as
+Stockfish's SyzygyProbeDepth is: the search passes ``allow_disk = depth_left >= egtbply``.
 
 * chunk in the pool: the value is returned at once (measured 0.23-0.46 us a probe, one small work array);
 * chunk absent, ``allow_disk`` false: ``UNKNOWN`` (counted as a miss), the search goes on as without tables;
-* chunk absent, ``allow_disk`` true: in ``MODE_SYNC`` (default) the kernel enters a ``numba.objmode`` block
-  that takes the GIL, reads and decompresses the chunk into the least recently used slot and returns its
-  value.  Checked: objmode works with ``cache=True`` and ``nogil=True`` (the compiled code is cached and
-  reloaded like any other kernel); one objmode round trip costs ~4 us; a chunk read, checked and decompressed from the kernel
-  costs ~45-55 us in all (scripts/bench_egtb.py).  In
-  ``MODE_DEFER`` the kernel only records the chunk id (``ctr[CTR_NPENDING]``, ``pending``) and returns
-  ``UNKNOWN``; the Python driver calls ``Tablebases.load_pending()`` between iterations of iterative
-  deepening, so the next iteration sees the chunk.  Both modes keep the search thread the only writer while
-  it runs; a reader that raced with an eviction notices it (``slot_chunk`` is checked after the read) and
-  treats the probe as a miss.
+* chunk absent, ``allow_disk`` true: the kernel enters a ``numba.objmode`` block that takes the GIL, reads
+  and decompresses the chunk into the least recently used slot and returns its value.  Checked: objmode works
+  with ``cache=True`` and ``nogil=True`` (the compiled code is cached and reloaded like any other kernel); one
+  objmode round trip costs ~4 us; a chunk read, checked and decompressed from the kernel costs ~45-55 us in all
+  (scripts/bench_egtb.py).  The search thread is the only writer while it runs; a reader that raced with an
+  eviction notices it (``slot_chunk`` is checked after the read) and treats the probe as a miss.
 
 Errors: a missing directory, or a file that is truncated, corrupt (bad magic, bad checksum) or unreadable is
 reported once (``take_errors()`` returns each message a single time, for ``info string error: ...``) and the
@@ -53,17 +50,14 @@ from numba.core.errors import NumbaWarning
 from ..scores import MATE_SCORE, TB_RULE_ORDER_CAP as RULE_ORDER_CAP, TB_RULE_SCORE as RULE_SCORE
 from ..xiangqi.board import NSQ, BLACK_BIT
 from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
-                    CTR_MODE, CTR_NPENDING, CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK,
-                    PENDING_CAP, MODE_SYNC, MODE_DEFER, SEC_FLIP, SEC_INFO, SEC_KEYS, SEC_PENDING, SEC_SLOT_CHUNK,
-                    SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
+                    CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP, SEC_INFO,
+                    SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
+from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE, UNKNOWN     # also imported from here (xiangqi.kernels)
 from .index import GROUP_KINDS, MAX_SLOTS, SPEC_LEN, Material, MaterialError, encode_board
 from .store import SUFFIX, TableError, TableFile
 
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
-UNKNOWN = -1
-DRAW, ILLEGAL, DIST0 = 0, 1, 2
-RULE_BASE = 0x8000
 # Rule-decided results score RULE_SCORE - order - ply (``engine.scores``): below every mate, so they are never
 # reported as "mate N", above any evaluation, just under the search's own repetition verdicts.
 
@@ -145,7 +139,7 @@ def _load_sync(ctr, g):
 @njit(cache=True, nogil=True)
 def tb_probe(tb, board, side, allow_disk):
     """Value code of the position for the side to move, or UNKNOWN.  ``allow_disk``: a chunk not in memory
-    may be read now (MODE_SYNC) or requested for later (MODE_DEFER); otherwise only the pool is used."""
+    may be read now; otherwise only the pool is used."""
     t, idx = tb_locate(tb, board, side)
     if t < 0:
         return UNKNOWN
@@ -159,16 +153,6 @@ def tb_probe(tb, board, side, allow_disk):
     if s < 0:
         meta[CTR_MISSES] += 1
         if not allow_disk:
-            return UNKNOWN
-        if meta[CTR_MODE] == MODE_DEFER:
-            n = meta[CTR_NPENDING]
-            pending = meta[SEC_PENDING]
-            for i in range(min(n, PENDING_CAP)):
-                if meta[pending + i] == g:
-                    return UNKNOWN
-            if n < PENDING_CAP:
-                meta[pending + n] = g
-                meta[CTR_NPENDING] = n + 1
             return UNKNOWN
         s = _load_sync(meta, g)
         if s < 0:
@@ -198,11 +182,6 @@ def code_plies(code):
     if DIST0 <= code < RULE_BASE:
         return code - DIST0
     return -1
-
-
-@njit(cache=True, inline="always")
-def code_rule_order(code):
-    return (code - RULE_BASE) // 2 if code >= RULE_BASE else -1
 
 
 @njit(cache=True, inline="always")
@@ -268,7 +247,7 @@ class Tablebases:
     """All tables of a directory.  Files are opened (headers and chunk tables checked) at construction;
     chunks are read lazily into the cache.  Thread-safe for the Python methods (one lock)."""
 
-    def __init__(self, directory="tablebases", memory_mb: float = 64, mode: int = MODE_SYNC):
+    def __init__(self, directory="tablebases", memory_mb: float = 64):
         """``directory``: a directory, a list of them, or a string of several separated by ``;`` (or the
         system's path separator); where two hold the same table, the first wins.  None: no tables."""
         self.directories = split_paths(directory)
@@ -330,7 +309,6 @@ class Tablebases:
         self.id = next(_IDS)
         self.pool.ctr[CTR_ID] = self.id
         self.pool.ctr[CTR_MAXPIECES] = max_pieces
-        self.pool.ctr[CTR_MODE] = mode
         _REGISTRY[self.id] = self
         self.arrays = self.pool.arrays
 
@@ -366,9 +344,6 @@ class Tablebases:
                 "evictions": int(c[CTR_EVICTIONS]), "resident_chunks": self.pool.resident,
                 "cache_bytes": self.pool.memory_bytes, "limit_bytes": self.memory_limit}
 
-    def set_mode(self, mode: int) -> None:
-        self.pool.ctr[CTR_MODE] = mode
-
     # -- chunks ------------------------------------------------------------------------------------------------
     def _table_of_chunk(self, g: int) -> int:
         import bisect
@@ -397,14 +372,6 @@ class Tablebases:
         self._info[t, INFO_OK] = 0
         self.pool.drop_range(entry.base, int(self._info[t, INFO_NCHUNKS]))
         self._error(msg)
-
-    def load_pending(self) -> int:
-        """MODE_DEFER: read the chunks the search asked for.  Call between iterations; returns how many."""
-        with self._lock:
-            wanted = self.pool.take_pending()
-        for g in wanted:
-            self._ensure(g)
-        return len(wanted)
 
     # -- probing from Python ------------------------------------------------------------------------------------
     def probe_code(self, board, side, disk: bool = True) -> int:

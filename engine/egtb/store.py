@@ -1,12 +1,12 @@
-"""Table files: one file ``<MATERIAL>.xtb`` per canonical material (seed 000: chunks, run-length coding over
-don't-care entries, checksums).
+"""Table files: one file ``<MATERIAL>.xtb`` per canonical material, stored in independently readable chunks,
+don't-care entries coded into the runs around them, every part checksummed.
 
 Layout (little endian)::
 
     header (HEADER_SIZE bytes)
       magic        8s   b"SHUAIXTB"
       version      u16  FORMAT_VERSION
-      value_bytes  u8   1 or 2: width of a value code (see engine.egtb.generate: 0 draw, 2 + d plies, ...)
+      value_bytes  u8   1 or 2: width of a value code (see engine.egtb.codes: 0 draw, 2 + d plies, ...)
       flags        u8   bit 0: perpetual-check pass applied
       material     24s  ASCII name, NUL padded (e.g. b"KRvKAA")
       size         u64  entries (both sides to move)
@@ -21,13 +21,12 @@ Layout (little endian)::
     chunks
 
 A chunk is one method byte followed by a zstandard frame.  Before coding, every don't-care (illegal) entry
-takes the value of the entry before it, so illegal positions lengthen runs instead of breaking them (seed 000's
-run-length idea).  Method 0 (``RAW``) stores the values themselves (``value_bytes`` each): zstandard codes the
-runs as matches.  Method 1 (``RLE``) stores ``u32 nruns, values[nruns], lengths[nruns] (u16)``; the writer
-tries it for chunks of few runs and keeps it when it is smaller.  (Measured on KRNvKB and KCPvKAA at 8192
-entries: an explicit run-length layer under zstandard is 15-25 % *larger* on typical chunks, smaller on only
-1-2 % of them -- zstandard already codes runs -- hence the choice per chunk.)  Decoding is one
-``np.frombuffer`` or ``np.repeat``.
+takes the value of the entry before it, so illegal positions lengthen runs instead of breaking them.  Method 0
+(``RAW``) stores the values themselves (``value_bytes`` each): zstandard codes the runs as matches.  Method 1
+(``RLE``) stores ``u32 nruns, values[nruns], lengths[nruns] (u16)``; the writer tries it for chunks of few runs
+and keeps it when it is smaller.  (Measured on KRNvKB and KCPvKAA at 8192 entries: an explicit run-length layer
+under zstandard is 15-25 % *larger* on typical chunks, smaller on only 1-2 % of them -- zstandard already codes
+runs -- hence the choice per chunk.)  Decoding is one ``np.frombuffer`` or ``np.repeat``.
 
 Files are written to ``<name>.xtb.tmp<pid>`` and renamed into place, so an interrupted build never leaves a
 broken table behind.  Readers check magic, version, header and table checksums and the file length when they
@@ -45,6 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .codes import DIST0, ILLEGAL, RULE_BASE
+
 MAGIC = b"SHUAIXTB"
 FORMAT_VERSION = 1
 SUFFIX = ".xtb"
@@ -55,7 +56,6 @@ DEFAULT_CHUNK = 8192
 MAX_CHUNK = 32768
 ZSTD_LEVEL = 15
 RAW, RLE = 0, 1
-ILLEGAL = 1
 FLAG_RULE = 1
 
 
@@ -65,6 +65,12 @@ class TableError(Exception):
 
 def table_path(directory, name: str) -> Path:
     return Path(directory) / f"{name}{SUFFIX}"
+
+
+def max_distance(values: np.ndarray) -> int:
+    """The longest distance to mate (plies) among value codes; 0 when there is none."""
+    dist = values[(values >= DIST0) & (values < RULE_BASE)]
+    return int(dist.max()) - DIST0 if dist.size else 0
 
 
 def _fill_dont_care(values: np.ndarray) -> np.ndarray:
@@ -132,8 +138,7 @@ def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEF
     size = int(values.size)
     codes = values[values != ILLEGAL]
     value_bytes = 1 if (codes.size == 0 or int(codes.max()) < 256) else 2
-    dist = codes[(codes >= 2) & (codes < 0x8000)]
-    max_dist = int(dist.max()) - 2 if dist.size else 0
+    max_dist = max_distance(values)
     nchunks = -(-size // chunk)
     local = threading.local()
 

@@ -506,6 +506,15 @@ class _UciLike(Engine):
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         self.sync()
 
+    def go(self, fen, moves, clocks: Clocks) -> float:
+        self.send(self._position(fen, moves))
+        self.send(self._go_command(clocks))
+        return time.monotonic()
+
+    def _go_command(self, clocks: Clocks) -> str:
+        """The ``go`` line for these clocks, in the dialect's units and keywords."""
+        raise NotImplementedError
+
     def read_move(self, deadline: float):
         while (got := self._next_words(deadline)) is not None:
             t, line, words = got
@@ -551,16 +560,12 @@ class UcciEngine(_UciLike):
             return str(max(0, int(seconds * 1000)))
         return f"{max(0.0, seconds):.3f}".rstrip("0").rstrip(".") or "0"
 
-    def go(self, fen, moves, clocks: Clocks) -> float:
-        self.send(self._position(fen, moves))
+    def _go_command(self, clocks: Clocks) -> str:
         tc = clocks.tc
         if tc.fixed:
-            cmd = f"go time {self._t(tc.movetime)} movestogo 1"
-        else:
-            cmd = (f"go time {self._t(clocks.own)} increment {self._t(tc.inc)} "
-                   f"opptime {self._t(clocks.opp)} oppincrement {self._t(tc.inc)}")
-        self.send(cmd)
-        return time.monotonic()
+            return f"go time {self._t(tc.movetime)} movestogo 1"
+        return (f"go time {self._t(clocks.own)} increment {self._t(tc.inc)} "
+                f"opptime {self._t(clocks.opp)} oppincrement {self._t(tc.inc)}")
 
     def quit(self) -> None:
         if self.p is not None and not self.dead:
@@ -593,17 +598,13 @@ class UciEngine(_UciLike):
         self.send("ucinewgame")
         self.sync()
 
-    def go(self, fen, moves, clocks: Clocks) -> float:
-        self.send(self._position(fen, moves))
+    def _go_command(self, clocks: Clocks) -> str:
         tc = clocks.tc
         if tc.fixed:
-            cmd = f"go movetime {max(1, int(tc.movetime * 1000))}"
-        else:
-            red, black = (clocks.own, clocks.opp) if clocks.red_to_move else (clocks.opp, clocks.own)
-            inc = int(tc.inc * 1000)
-            cmd = f"go wtime {max(0, int(red * 1000))} btime {max(0, int(black * 1000))} winc {inc} binc {inc}"
-        self.send(cmd)
-        return time.monotonic()
+            return f"go movetime {max(1, int(tc.movetime * 1000))}"
+        red, black = (clocks.own, clocks.opp) if clocks.red_to_move else (clocks.opp, clocks.own)
+        inc = int(tc.inc * 1000)
+        return f"go wtime {max(0, int(red * 1000))} btime {max(0, int(black * 1000))} winc {inc} binc {inc}"
 
 
 class XboardEngine(Engine):

@@ -7,14 +7,13 @@ loaded as xiangqi PGN through engine.match.pgn (the format XQWizard reads), or s
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 
 from ..match.pgn import PgnGame, format_game, parse_pgn
 from ..xiangqi import constants
 from ..xiangqi.constants import RED  # noqa: F401  (the session's default side)
 from ..xiangqi.position import Position, START_FEN
 from ..xiangqi.rules import game_result
-from ..xiangqi.wxf import MoveNames
+from ..xiangqi.wxf import MoveName, MoveNames
 
 SIDE_NAMES = tuple(name.capitalize() for name in constants.SIDE_NAMES)
 
@@ -31,15 +30,6 @@ RESULT_TEXT = {"1-0": "Red wins", "0-1": "Black wins", "1/2-1/2": "Draw"}
 RESULT_CHINESE = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
 
 
-@dataclass
-class PlayedMove:
-    move: int
-    iccs: str               # h2e2
-    chinese: str            # 炮二平五
-    wxf: str                # C2=5
-    side: int               # who played it
-
-
 class Game:
     def __init__(self, fen: str = START_FEN):
         self.reset(fen)
@@ -49,7 +39,7 @@ class Game:
         pos = Position(fen)
         self.start_fen = pos.fen()
         self.pos = pos
-        self.played: list[PlayedMove] = []
+        self.played: list[MoveName] = []                # the moves played, with their names and who played them
         self.ended: tuple[str, str] | None = None       # (result, reason)
         self._names: MoveNames | None = None
         self.recorded_result: str | None = None         # what a loaded PGN said (its Result, final comment)
@@ -90,15 +80,14 @@ class Game:
         return int(fields[5]) if len(fields) > 5 and fields[5].isdigit() and int(fields[5]) > 0 else 1
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: int) -> PlayedMove:
-        name = next(n for n in self.names.names if n.move == move)
-        played = PlayedMove(move, name.iccs, name.chinese, name.wxf, self.side)
+    def play(self, move: int) -> MoveName:
+        played = self.names.name(move)
         self.pos.push(move)
         self.played.append(played)
         self._names = None
         return played
 
-    def take_back(self) -> PlayedMove:
+    def take_back(self) -> MoveName:
         played = self.played.pop()
         self.pos.pop()
         self._names = None
@@ -125,7 +114,7 @@ class Game:
                 move = names.parse(text)
             except ValueError:
                 break
-            n = next(x for x in names.names if x.move == move)
+            n = names.name(move)
             out.append(n.chinese if chinese else n.wxf)
             pos.push(move)
         return out

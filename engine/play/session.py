@@ -70,10 +70,13 @@ class Session:
     def error(self, text: str) -> None:
         self.say(("✗ " if self.style.unicode else "! ") + text, "1;38;5;203")
 
+    def full_name(self, n) -> str:
+        """炮二平五 (h2e2, C2=5) in Chinese mode; C2=5 (h2e2) in ASCII mode."""
+        return f"{n.chinese} ({n.iccs}, {n.wxf})" if self.style.unicode else f"{n.wxf} ({n.iccs})"
+
     def move_text(self, played) -> str:
-        """炮二平五 (h2e2, C2=5) in Chinese mode; C2=5 (h2e2) in ASCII mode; ', check!' after a checking move."""
-        text = (f"{played.chinese} ({played.iccs}, {played.wxf})" if self.style.unicode
-                else f"{played.wxf} ({played.iccs})")
+        """``full_name``, and ', check!' after a checking move."""
+        text = self.full_name(played)
         if self.game.played and self.game.played[-1] is played and self.game.pos.in_check():
             text += ", check!"
         return text
@@ -258,11 +261,17 @@ class Session:
     def cmd_fen(self, arg):
         self.say(self.game.pos.fen())
 
-    def cmd_moves(self, arg):
-        g = self.game
-        if g.ended:
+    def game_over(self) -> bool:
+        """Has the game ended?  If so, says so (for the commands that need a game in progress)."""
+        if self.game.ended:
             self.error("the game is over")
+            return True
+        return False
+
+    def cmd_moves(self, arg):
+        if self.game_over():
             return
+        g = self.game
         names = sorted(g.names.names, key=lambda n: n.iccs)
         cells = [f"{self.name_of(n)} {n.iccs}" for n in names]
         width = max(text_width(c) for c in cells) + 2
@@ -292,25 +301,21 @@ class Session:
         self.show_board()
 
     def cmd_hint(self, arg):
-        g = self.game
-        if g.ended:
-            self.error("the game is over")
+        if self.game_over():
             return
+        g = self.game
         result = self.thinker.think(g.pos, self.limits, "looking for a hint",
                                     lambda pv: g.names_of_line(pv, self.style.unicode))
         if result.best is None:
             self.error("no legal move")
             return
-        move = g.parse(result.best)
-        n = next(x for x in g.names.names if x.move == move)
-        text = f"{n.chinese} ({n.iccs}, {n.wxf})" if self.style.unicode else f"{n.wxf} ({n.iccs})"
-        self.say(f"Hint: {text}   eval {format_score(result.info)} for you")
+        hint = g.names.name(g.parse(result.best))
+        self.say(f"Hint: {self.full_name(hint)}   eval {format_score(result.info)} for you")
 
     def cmd_draw(self, arg):
-        g = self.game
-        if g.ended:
-            self.error("the game is over")
+        if self.game_over():
             return
+        g = self.game
         result = self.thinker.think(g.pos, self.limits, "Shuai considers your offer")
         info = result.info
         # the search scored the position for the side to move (you); Shuai's view is the opposite
@@ -330,11 +335,9 @@ class Session:
             self.say(f"Shuai declines the draw (it thinks it is better: {shown}).")
 
     def cmd_resign(self, arg):
-        g = self.game
-        if g.ended:
-            self.error("the game is over")
+        if self.game_over():
             return
-        g.finish(loss_for(self.user), "resignation")
+        self.game.finish(loss_for(self.user), "resignation")
         self.say("You resign.")
         self.announce_end()
 

@@ -2,8 +2,9 @@
 
 ``EngineCore`` owns the state (current position, banned moves, the ``Searcher``) and the search life-cycle;
 ``Dialect`` is the base of the two protocol front ends (``ucci.py``, ``uci.py``), which only parse commands and
-format replies.  Nothing here imports compiled (JIT) code at module level: the loader thread (``loop.Loader``) does that
-after the handshake has been answered, and every command that needs the engine waits for it.
+format replies.  Nothing here imports numba (or a module that does) at module level: the loader thread
+(``loop.Loader``) does that after the handshake has been answered, and every command that needs the engine waits
+for it.
 
 Search life-cycle (one ``_Search`` per ``go``):
 
@@ -195,7 +196,7 @@ class EngineCore:
         self.format_info: Callable = lambda info: []
         self.format_result: Callable = lambda search, result: []
 
-    # -- the engine (compiled side) ------------------------------------------------------------------------------
+    # -- the engine (numba side) --------------------------------------------------------------------------------
     def engine(self):
         """The loaded modules; waits for the loader.  CommandError if loading failed."""
         self.loader.start()

@@ -6,7 +6,7 @@ Threads:
   it is blocked in a read is clean) and queues complete lines, then an EOF marker;
 * the **command thread** (the caller of ``run``) takes lines from the queue in order and carries them out;
   it never blocks on a search, so ``stop``/``ponderhit``/``isready`` are answered at once;
-* the **loader** imports the compiled (JIT) code (``engine.search``, ``engine.xiangqi.position``,
+* the **loader** imports the numba modules (``engine.search``, ``engine.xiangqi.position``,
   ``engine.perft``), calls every kernel once (from the on-disk cache, or compiled on a cold cache), runs a
   depth-1 search so the search kernels are loaded too, and builds the ``Searcher``.  It is
   started *after* the first command has been answered, so ``ucci``/``uci`` is replied to from plain Python
@@ -21,8 +21,9 @@ Every output line goes through ``Output``: one lock, flushed at once.  Every bad
 bad arguments, bad FEN, illegal move, empty line, bytes that are not UTF-8 -- gets exactly one line
 ``info string error: ...`` and changes nothing.
 
-Keep the JIT library's name out of the protocol files (comments included): ``engine._cache`` keys the compiled
-code cache on every package file that mentions it, so an edit here would otherwise force a full recompile.
+Editing the protocol files never makes a cached kernel stale: ``engine._cache`` stamps each kernel with a hash
+of the module that defines it and of the package modules that module imports, transitively
+(``engine._numba_locator``), and no kernel module imports the protocol package.
 """
 from __future__ import annotations
 
@@ -219,7 +220,7 @@ def run(fd: int = 0, stream=None) -> int:
     if dialect is not None and getattr(dialect, "bye", False):
         out.line("bye")
     if loader.alive:
-        # Still importing/compiling: don't let interpreter shutdown race a thread inside the JIT compiler.
+        # Still importing/compiling: don't let interpreter shutdown race a thread inside numba's compiler.
         try:
             sys.stdout.flush()
         finally:

@@ -67,8 +67,7 @@ OPTION_LINES = [
 TOLERATED = {"promotion", "usehash", "style", "selectivity", "loadbook", "evalapi", "repetition", "drawmoves"}
 
 
-UCCI_TIMES = {"time": "time_left", "increment": "increment", "opptime": "opp_time",
-              "oppincrement": "opp_increment"}         # go keyword -> search.Limits field
+UCCI_TIMES = {"time": "time_left", "increment": "increment"}         # go keyword -> search.Limits field
 
 
 def to_seconds(value: float, millisec: bool) -> float:
@@ -85,6 +84,8 @@ def parse_go(args: list[str], millisec: bool) -> GoRequest:
             req.draw = True
         elif kw in UCCI_TIMES:
             lim[UCCI_TIMES[kw]] = to_seconds(parse_number(words.value(kw), kw), millisec)
+        elif kw in ("opptime", "oppincrement"):             # the opponent's clock: checked, not used
+            parse_number(words.value(kw), kw)
         elif kw == "oppmovestogo":
             parse_int(words.value(kw), "oppmovestogo")      # checked, not used by the time manager
         else:

@@ -23,6 +23,10 @@ DEFAULT_HASH_MB = 64
 MAX_THREADS = 1024
 MAX_MULTIPV = 500
 VARIANTS = ("xiangqi",)
+# Spin options whose values are all accepted though only 1 is honoured for now: option -> (name as advertised,
+# maximum, what happens instead of a larger value)
+ONE_FOR_NOW = {"threads": ("Threads", MAX_THREADS, "searching with 1 thread"),
+               "multipv": ("MultiPV", MAX_MULTIPV, "only the best line is reported")}
 
 OPTION_LINES = [
     f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
@@ -45,8 +49,8 @@ def ms_to_seconds(value: float) -> float:
 
 
 def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
-    """The arguments of a UCI ``go`` -> GoRequest (times in seconds; own/opponent clocks picked by the side to
-    move); see ``core.parse_go``."""
+    """The arguments of a UCI ``go`` -> GoRequest (times in seconds; the side to move's clock and increment, the
+    opponent's are checked and not used); see ``core.parse_go``."""
     clock: dict[str, float] = {}
 
     def uci_keyword(kw, words, req):
@@ -67,11 +71,10 @@ def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     lim = req.limits
     if "depth" in lim:
         lim["depth"] = max(lim["depth"], 1)        # UCI has no "static evaluation only" depth 0
-    own, opp = ("w", "b") if red_to_move else ("b", "w")
-    for mine, field_name in ((f"{own}time", "time_left"), (f"{own}inc", "increment"), (f"{opp}time", "opp_time"),
-                             (f"{opp}inc", "opp_increment")):
-        if mine in clock:
-            lim[field_name] = clock[mine]
+    own = "w" if red_to_move else "b"
+    for key, field_name in ((f"{own}time", "time_left"), (f"{own}inc", "increment")):
+        if key in clock:
+            lim[field_name] = clock[key]
     return req
 
 
@@ -115,18 +118,14 @@ class UciDialect(Dialect):
             mb = parse_int(text, "Hash", 1, MAX_HASH_MB)
             self.options["hash"] = mb
             self.core.set_hash(mb)
-        elif name == "threads":
-            n = parse_int(text, "Threads", 1, MAX_THREADS)
-            self.options["threads"] = n
+        elif name in ONE_FOR_NOW:
+            label, most, instead = ONE_FOR_NOW[name]
+            n = parse_int(text, label, 1, most)
+            self.options[name] = n
             if n > 1:
-                self.out.line(f"info string Threads {n}: searching with 1 thread for now")
+                self.out.line(f"info string {label} {n}: {instead} for now")
         elif name == "ponder":
             self.options["ponder"] = parse_bool(text, "Ponder")
-        elif name == "multipv":
-            n = parse_int(text, "MultiPV", 1, MAX_MULTIPV)
-            self.options["multipv"] = n
-            if n > 1:
-                self.out.line(f"info string MultiPV {n}: only the best line is reported for now")
         elif name == "uci_variant":
             v = text.lower()
             if v not in VARIANTS:

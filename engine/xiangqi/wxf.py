@@ -58,16 +58,16 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-FILES, RANKS = 9, 10
-KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
-RED, BLACK = 0, 1
+from ..move import move_from, move_to
+from .constants import (ADVISOR, BLACK, CANNON, ELEPHANT, FILE_LETTERS, FILES, HORSE, KING, PAWN,  # noqa: F401
+                        RANKS, RED, ROOK)
+
 DIAGONAL_MOVERS = (HORSE, ELEPHANT, ADVISOR)
 
 WXF_LETTERS = " KAEHRCP"                                 # index = kind
 CHINESE_PIECES = (" 帅仕相马车炮兵", " 将士象马车炮卒")        # notation (simplified) characters, by colour
 CHINESE_NUMERALS = " 一二三四五六七八九"
 CHINESE_ACTIONS = {"+": "进", "-": "退", "=": "平"}
-FILE_LETTERS = "abcdefghi"
 
 # Input normalisation for Chinese: every accepted character maps to one token of the internal key alphabet
 # (the same alphabet as WXF: piece letters, digits, + - =), tandem words to f/m/b (front, middle, back).
@@ -117,6 +117,7 @@ class MoveName:
     iccs: str                       # h2e2
     chinese: str                    # 炮二平五
     wxf: str                        # C2=5
+    side: int                       # who makes the move (0 red, 1 black)
     chinese_aliases: set = field(default_factory=set)     # normalised keys, see _chinese_key
     wxf_aliases: set = field(default_factory=set)         # normalised keys, see _wxf_key
 
@@ -154,7 +155,7 @@ class MoveNames:
     """The Chinese and WXF names of every legal move in one position.
 
     ``board``: 90 squares (square = rank * 9 + file, piece = colour * 8 + kind); ``side``: 0 red, 1 black;
-    ``moves``: the legal moves, packed ``from << 7 | to``.
+    ``moves``: the legal moves, packed (``engine.move``).
     """
 
     def __init__(self, board, side: int, moves):
@@ -176,7 +177,7 @@ class MoveNames:
 
     # -- formatting -------------------------------------------------------------------------------------------
     def _name(self, board, side, move, cols, doubled_pawn_files) -> MoveName:
-        frm, to = move >> 7, move & 127
+        frm, to = move_from(move), move_to(move)
         fr, ff = divmod(frm, FILES)
         tr, tf = divmod(to, FILES)
         kind = int(board[frm]) & 7
@@ -226,13 +227,11 @@ class MoveNames:
             wxf_head = f"{letter}{'+-'[i]}"
             wxf_aliases.add(f"{'+-'[i]}{letter}{wxf_tail}")                   # +R-1
         iccs = FILE_LETTERS[ff] + str(fr) + FILE_LETTERS[tf] + str(tr)
-        return MoveName(move, iccs, cn_head + cn_tail, wxf_head + wxf_tail, cn_aliases, wxf_aliases)
+        return MoveName(move, iccs, cn_head + cn_tail, wxf_head + wxf_tail, side, cn_aliases, wxf_aliases)
 
-    def chinese(self, move: int) -> str:
-        return self._by_move[move].chinese
-
-    def wxf(self, move: int) -> str:
-        return self._by_move[move].wxf
+    def name(self, move: int) -> MoveName:
+        """The names of a legal move (KeyError for any other)."""
+        return self._by_move[move]
 
     # -- parsing ----------------------------------------------------------------------------------------------
     def _index(self) -> None:
@@ -318,17 +317,3 @@ def _wxf_key(text: str):
     if not all(c in "KAEHRCP+-123456789" for c in head):
         return None
     return "".join(head) + t[2:]
-
-
-# -- convenience ----------------------------------------------------------------------------------------------
-def chinese_name(pos, move: int) -> str:
-    return MoveNames.of(pos).chinese(move)
-
-
-def wxf_name(pos, move: int) -> str:
-    return MoveNames.of(pos).wxf(move)
-
-
-def parse_move(pos, text: str) -> int:
-    """Any notation -> a legal packed move of ``pos``; MoveParseError otherwise."""
-    return MoveNames.of(pos).parse(text)
