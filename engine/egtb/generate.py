@@ -55,6 +55,21 @@ DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a
 # Kernels
 # ----------------------------------------------------------------------------------------------------------------
 
+@njit(cache=True, inline="always")
+def _capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, work):
+    """Value code, in the smaller table the capture leads into, of the position after ``side`` captures from
+    ``frm`` on ``to`` (the board is restored)."""
+    cap = board[to]
+    t = cap_sub[cap]
+    piece = board[frm]
+    board[to] = piece
+    board[frm] = 0
+    sidx = encode_board(board, side ^ 1, sub_specs[t], cap_flip[cap], work)
+    board[frm] = piece
+    board[to] = cap
+    return sub_vals[sub_off[t] + sidx]
+
+
 @njit(cache=True, nogil=True)
 def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
     """Pass 1 over indices [lo, hi).  Returns the largest capture level scheduled."""
@@ -94,15 +109,7 @@ def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off
             if cap == 0:
                 quiet += 1
                 continue
-            # A capture: look the position up in the smaller table.
-            t = cap_sub[cap]
-            piece = board[frm]
-            board[to] = piece
-            board[frm] = 0
-            sidx = encode_board(board, side ^ 1, sub_specs[t], cap_flip[cap], work)
-            board[frm] = piece
-            board[to] = cap
-            v = sub_vals[sub_off[t] + sidx]
+            v = _capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, work)
             if v >= DIST0 and v < RULE_BASE:
                 d = v - DIST0
                 if d % 2 == 0:            # the opponent is lost: we win in d + 1
@@ -136,11 +143,26 @@ def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off
 
 
 @njit(cache=True, inline="always")
+def _empty_origins(board, squares, blocks, blockable, allowed, out, n):
+    """Append to ``out`` the empty squares of ``squares`` (a ``-1``-terminated table row) that ``allowed`` permits
+    -- with ``blockable``, only where the matching square of ``blocks`` is empty too."""
+    for i in range(len(squares)):
+        f = squares[i]
+        if f < 0:
+            break
+        if board[f] == 0 and allowed[f] and not (blockable and board[blocks[i]] != 0):
+            out[n] = f
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def _unmove_squares(board, sq, piece, out):
     """Squares ``piece`` (standing on ``sq``) could have come from by a non-capture; returns their number."""
     n = 0
     kind = piece & 7
     colour = piece >> 3
+    allowed = LEGAL_SQUARES[colour, kind]          # a soldier never stood behind its start; the others always may
     if kind == ROOK or kind == CANNON:
         for d in range(4):
             for i in range(10):
@@ -150,45 +172,15 @@ def _unmove_squares(board, sq, piece, out):
                 out[n] = f
                 n += 1
     elif kind == HORSE:
-        for i in range(8):
-            f = HORSE_FROM[sq, i]
-            if f < 0:
-                break
-            if board[f] == 0 and board[HORSE_FROM_LEG[sq, i]] == 0:
-                out[n] = f
-                n += 1
+        n = _empty_origins(board, HORSE_FROM[sq], HORSE_FROM_LEG[sq], True, allowed, out, n)
     elif kind == PAWN:
-        for i in range(3):
-            f = PAWN_FROM[colour, sq, i]
-            if f < 0:
-                break
-            if board[f] == 0 and LEGAL_SQUARES[colour, PAWN, f]:
-                out[n] = f
-                n += 1
+        n = _empty_origins(board, PAWN_FROM[colour, sq], PAWN_FROM[colour, sq], False, allowed, out, n)
     elif kind == ELEPHANT:
-        for i in range(4):
-            f = ELEPHANT_TO[sq, i]
-            if f < 0:
-                break
-            if board[f] == 0 and board[ELEPHANT_EYE[sq, i]] == 0:
-                out[n] = f
-                n += 1
+        n = _empty_origins(board, ELEPHANT_TO[sq], ELEPHANT_EYE[sq], True, allowed, out, n)
     elif kind == ADVISOR:
-        for i in range(4):
-            f = ADVISOR_TO[sq, i]
-            if f < 0:
-                break
-            if board[f] == 0:
-                out[n] = f
-                n += 1
+        n = _empty_origins(board, ADVISOR_TO[sq], ADVISOR_TO[sq], False, allowed, out, n)
     else:
-        for i in range(4):
-            f = KING_TO[sq, i]
-            if f < 0:
-                break
-            if board[f] == 0:
-                out[n] = f
-                n += 1
+        n = _empty_origins(board, KING_TO[sq], KING_TO[sq], False, allowed, out, n)
     return n
 
 
@@ -303,15 +295,9 @@ def _expand(idx, spec, vals, psq, board, st, moves, out_q, out_code, out_chk, su
         out_chk[k] = gives_check(board, st, m)
         cap = board[to]
         if cap != 0:
-            t = cap_sub[cap]
-            piece = board[frm]
-            board[to] = piece
-            board[frm] = 0
-            sidx = encode_board(board, side ^ 1, sub_specs[t], cap_flip[cap], work)
-            board[frm] = piece
-            board[to] = cap
             out_q[k] = -1
-            out_code[k] = sub_vals[sub_off[t] + sidx]
+            out_code[k] = _capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip,
+                                        work)
         else:
             s = 0
             while psq[s] != frm:
@@ -325,18 +311,20 @@ def _expand(idx, spec, vals, psq, board, st, moves, out_q, out_code, out_chk, su
     return side, k
 
 
+@njit(cache=True, inline="always")
+def _expand_buffers():
+    """Scratch arrays for ``_expand``: piece slots, work slots, board, state, moves, and per move the child's
+    index, its code and whether it gives check."""
+    return (np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int64), np.zeros(NSQ, np.int8),
+            np.zeros(ST_LEN, np.int32), np.zeros(MAX_MOVES, np.int32), np.zeros(MAX_MOVES, np.int64),
+            np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.bool_))
+
+
 @njit(cache=True, nogil=True)
 def _rule_propagate(spec, vals, mark, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
     """Drawn positions with a move into a position lost for the opponent (mark 1), or with every move into a
     position won by the opponent (mark 2), rule-decided results among them.  Only marks; returns how many."""
-    psq = np.zeros(MAX_SLOTS, np.int64)
-    work = np.zeros(MAX_SLOTS, np.int64)
-    board = np.zeros(NSQ, np.int8)
-    st = np.zeros(ST_LEN, np.int32)
-    moves = np.zeros(MAX_MOVES, np.int32)
-    cq = np.zeros(MAX_MOVES, np.int64)
-    cc = np.zeros(MAX_MOVES, np.int64)
-    ck = np.zeros(MAX_MOVES, np.bool_)
+    psq, work, board, st, moves, cq, cc, ck = _expand_buffers()
     marked = 0
     for idx in range(lo, hi):
         if vals[idx] != DRAW:
@@ -375,14 +363,7 @@ def _buchi_sweep(spec, vals, in_z, in_a, checker, first, lo, hi, sub_specs, sub_
     """One sweep of the attractor computation of the perpetual-check pass over indices [lo, hi) (one half).
     ``first``: the sweep that seeds A with the checker's positions that have a quiet move staying in Z.
     Returns how many positions joined A."""
-    psq = np.zeros(MAX_SLOTS, np.int64)
-    work = np.zeros(MAX_SLOTS, np.int64)
-    board = np.zeros(NSQ, np.int8)
-    st = np.zeros(ST_LEN, np.int32)
-    moves = np.zeros(MAX_MOVES, np.int32)
-    cq = np.zeros(MAX_MOVES, np.int64)
-    cc = np.zeros(MAX_MOVES, np.int64)
-    ck = np.zeros(MAX_MOVES, np.bool_)
+    psq, work, board, st, moves, cq, cc, ck = _expand_buffers()
     added = 0
     for idx in range(lo, hi):
         if in_z[idx] == 0 or in_a[idx] != 0:
