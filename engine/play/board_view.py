@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from ..move import move_from, move_to
 from ..xiangqi.constants import BLACK, FILES, KING, RANKS, RED
-from ..xiangqi.wxf import CHINESE_NUMERALS, side_file
+from ..xiangqi.wxf import CHINESE_NUMERALS, WXF_LETTERS, side_file
 from .terminal import Style, text_width
 
 UNICODE_PIECES = (" 帥仕相傌俥炮兵", " 將士象馬車砲卒")      # board glyphs (traditional), by colour and kind
-ASCII_PIECES = (" KAEHRCP", " kaehrcp")
+ASCII_PIECES = (WXF_LETTERS, WXF_LETTERS.lower())   # plain terminals: the WXF letters (H horse, E elephant)
 
 # SGR colour codes (256-colour palette)
 C_LINE = "38;5;136"
