@@ -18,19 +18,6 @@ GEN_ALL, GEN_CAPTURES, GEN_QUIETS = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
-def _stands_on(board, squares, blocks, blockable, piece):
-    """Does ``piece`` stand on one of ``squares`` (a ``-1``-terminated table row) -- with ``blockable``, only
-    where the matching square of ``blocks`` is empty (a horse's leg, an elephant's eye)?"""
-    for i in range(len(squares)):
-        s = squares[i]
-        if s < 0:
-            break
-        if board[s] == piece and not (blockable and board[blocks[i]] != 0):
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
 def _attacked_from_afar(board, sq, by, flying):
     """Rooks, cannons, horses and pawns of ``by`` that could take on ``sq``; with ``flying``, also the general
     facing it along an open file (the flying-general rule, for a general standing on ``sq``)."""
@@ -54,8 +41,19 @@ def _attacked_from_afar(board, sq, by, flying):
                 if p == cannon:
                     return True
                 break
-    return (_stands_on(board, HORSE_FROM[sq], HORSE_FROM_LEG[sq], True, horse)
-            or _stands_on(board, PAWN_FROM[by, sq], PAWN_FROM[by, sq], False, pawn))
+    for i in range(8):
+        h = HORSE_FROM[sq, i]
+        if h < 0:
+            break
+        if board[h] == horse and board[HORSE_FROM_LEG[sq, i]] == 0:
+            return True
+    for i in range(3):
+        s = PAWN_FROM[by, sq, i]
+        if s < 0:
+            break
+        if board[s] == pawn:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -72,9 +70,25 @@ def is_attacked(board, sq, by):
     if _attacked_from_afar(board, sq, by, (board[sq] & 7) == KING):
         return True
     base = by * BLACK_BIT
-    return (_stands_on(board, ADVISOR_TO[sq], ADVISOR_TO[sq], False, base + ADVISOR)
-            or _stands_on(board, ELEPHANT_TO[sq], ELEPHANT_EYE[sq], True, base + ELEPHANT)
-            or _stands_on(board, KING_TO[sq], KING_TO[sq], False, base + KING))
+    for i in range(4):
+        s = ADVISOR_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == base + ADVISOR:
+            return True
+    for i in range(4):
+        s = ELEPHANT_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == base + ELEPHANT and board[ELEPHANT_EYE[sq, i]] == 0:
+            return True
+    for i in range(4):
+        s = KING_TO[sq, i]
+        if s < 0:
+            break
+        if board[s] == base + KING:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -96,59 +110,6 @@ def _add(moves, n, frm, to, target, mode):
     return n
 
 
-@njit(cache=True, inline="always")
-def _slide(board, side, moves, n, frm, ray, mode):
-    """Rook moves along one ray: the empty squares, then the first piece if it is the enemy's."""
-    for to in ray:
-        if to < 0:
-            break
-        t = board[to]
-        if t == 0:
-            n = _add(moves, n, frm, to, t, mode)
-        else:
-            if (t >> 3) != side:
-                n = _add(moves, n, frm, to, t, mode)
-            break
-    return n
-
-
-@njit(cache=True, inline="always")
-def _cannon_ray(board, side, moves, n, frm, ray, mode):
-    """Cannon moves along one ray: the empty squares before the first piece (the screen), then a capture of
-    the next piece beyond it if it is the enemy's."""
-    screened = False
-    for to in ray:
-        if to < 0:
-            break
-        t = board[to]
-        if not screened:
-            if t == 0:
-                n = _add(moves, n, frm, to, t, mode)
-            else:
-                screened = True
-        elif t != 0:
-            if (t >> 3) != side:
-                n = _add(moves, n, frm, to, t, mode)
-            break
-    return n
-
-
-@njit(cache=True, inline="always")
-def _steps(board, side, moves, n, frm, targets, blocks, blockable, mode):
-    """Moves to the squares of one row of a ``-1``-terminated target table (not onto an own piece); with
-    ``blockable``, only where the matching square of ``blocks`` is empty (a horse's leg, an elephant's eye)."""
-    for i in range(len(targets)):
-        to = targets[i]
-        if to < 0:
-            break
-        if blockable and board[blocks[i]] != 0:
-            continue
-        t = board[to]
-        if t == 0 or (t >> 3) != side:
-            n = _add(moves, n, frm, to, t, mode)
-    return n
-
-
 @njit(cache=True)
 def generate(board, side, moves, mode):
     """Write pseudo-legal moves of ``side`` into ``moves`` (captures only, quiets only, or all) and return
@@ -161,20 +122,84 @@ def generate(board, side, moves, mode):
         kind = p & 7
         if kind == ROOK:
             for d in range(4):
-                n = _slide(board, side, moves, n, frm, RAYS[frm, d], mode)
+                for i in range(10):
+                    to = RAYS[frm, d, i]
+                    if to < 0:
+                        break
+                    t = board[to]
+                    if t == 0:
+                        if mode != GEN_CAPTURES:
+                            moves[n] = pack_move(frm, to, 0)
+                            n += 1
+                    else:
+                        if (t >> 3) != side and mode != GEN_QUIETS:
+                            moves[n] = pack_move(frm, to, 0)
+                            n += 1
+                        break
         elif kind == CANNON:
             for d in range(4):
-                n = _cannon_ray(board, side, moves, n, frm, RAYS[frm, d], mode)
+                screened = False
+                for i in range(10):
+                    to = RAYS[frm, d, i]
+                    if to < 0:
+                        break
+                    t = board[to]
+                    if not screened:
+                        if t == 0:
+                            if mode != GEN_CAPTURES:
+                                moves[n] = pack_move(frm, to, 0)
+                                n += 1
+                        else:
+                            screened = True
+                    elif t != 0:
+                        if (t >> 3) != side and mode != GEN_QUIETS:
+                            moves[n] = pack_move(frm, to, 0)
+                            n += 1
+                        break
         elif kind == HORSE:
-            n = _steps(board, side, moves, n, frm, HORSE_TO[frm], HORSE_LEG[frm], True, mode)
+            for i in range(8):
+                to = HORSE_TO[frm, i]
+                if to < 0:
+                    break
+                if board[HORSE_LEG[frm, i]] != 0:
+                    continue
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
         elif kind == PAWN:
-            n = _steps(board, side, moves, n, frm, PAWN_TO[side, frm], PAWN_TO[side, frm], False, mode)
+            for i in range(3):
+                to = PAWN_TO[side, frm, i]
+                if to < 0:
+                    break
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
         elif kind == ELEPHANT:
-            n = _steps(board, side, moves, n, frm, ELEPHANT_TO[frm], ELEPHANT_EYE[frm], True, mode)
+            for i in range(4):
+                to = ELEPHANT_TO[frm, i]
+                if to < 0:
+                    break
+                if board[ELEPHANT_EYE[frm, i]] != 0:
+                    continue
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
         elif kind == ADVISOR:
-            n = _steps(board, side, moves, n, frm, ADVISOR_TO[frm], ADVISOR_TO[frm], False, mode)
+            for i in range(4):
+                to = ADVISOR_TO[frm, i]
+                if to < 0:
+                    break
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
         else:  # KING
-            n = _steps(board, side, moves, n, frm, KING_TO[frm], KING_TO[frm], False, mode)
+            for i in range(4):
+                to = KING_TO[frm, i]
+                if to < 0:
+                    break
+                t = board[to]
+                if t == 0 or (t >> 3) != side:
+                    n = _add(moves, n, frm, to, t, mode)
     return n
 
 
