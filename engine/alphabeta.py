@@ -88,11 +88,11 @@ def new_work_arrays(max_moves: int, history_shape: tuple):
             np.zeros(REP_MASK + 1, np.uint8))
 
 
-def _signature(game, *scalars):
+def _signature(game, with_tables, *scalars):
     """The one explicit signature of a recursive kernel: the position arrays, the table, the tablebase
-    arrays, the work arrays, then ``scalars``."""
-    arrays = tuple(typeof(a) for a in game["new_state"]()) + (typeof(new_table(1)), game["tables_type"]()) + \
-        tuple(typeof(a) for a in new_work_arrays(1, (1, 1)))
+    arrays (``with_tables``: every argument costs time in the recursion), the work arrays, then ``scalars``."""
+    arrays = tuple(typeof(a) for a in game["new_state"]()) + (typeof(new_table(1)),) + \
+        ((game["tables_type"](),) if with_tables else ()) + tuple(typeof(a) for a in new_work_arrays(1, (1, 1)))
     return types.int64(*arrays, *scalars)
 
 
@@ -223,8 +223,8 @@ def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
 # Quiescence
 # ------------------------------------------------------------------------------------------------------------
 
-@kernel(signature=lambda game: _signature(game, *[types.int64] * 3), nogil=True)
-def qsearch(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta):
+@kernel(signature=lambda game: _signature(game, False, *[types.int64] * 3), nogil=True)
+def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta):
     checked, rep = _enter_node(board, st, hist, keys, ctrl, ss, reps, ply)
     if ctrl[C_STOP] != 0:
         return 0
@@ -252,7 +252,7 @@ def qsearch(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, 
             continue
         legal += 1
         _do_move(board, st, hist, keys, reps, m)
-        score = -qsearch(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, ply + 1,
+        score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply + 1,
                          -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:
@@ -275,12 +275,12 @@ def qsearch(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, 
 # Main search
 # ------------------------------------------------------------------------------------------------------------
 
-@kernel(signature=lambda game: _signature(game, *[types.int64] * 4), nogil=True)
+@kernel(signature=lambda game: _signature(game, True, *[types.int64] * 4), nogil=True)
 def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth, ply, alpha, beta):
     """Principal-variation search of the position to ``depth`` plies within (alpha, beta); ply 0 is the root.
     The root's best move and score are left in ``ctrl`` and at the front of ``moves[0]``."""
     if depth <= 0:
-        return qsearch(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
+        return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
     root = ply == 0
     pv_node = beta - alpha > 1
     n_ply = st[ST_PLY]
