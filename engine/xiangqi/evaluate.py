@@ -4,7 +4,9 @@ Scale: a pawn before the river is worth about 100, a rook about 950; crossed paw
 in an ending, near the palace), advisors and elephants about 90-180 depending on how much the opponent threatens.
 |eval| stays far below 20000 (mate scores are ~30000).
 
-Terms, all computed in one pass over the 90 squares plus a few look-ups:
+The board is scanned once, as two camps (the halves either side of the river: a piece in the other side's camp
+has crossed); per-side helpers then compute each side's terms from its own view, and the score is Red's minus
+Black's.  Terms:
 
 * material + piece-square tables, middle game (MG) and ending (EG), tapered by a phase from the rooks (6),
   horses and cannons (3 each) left on the board (quadratic curve: it stays a middle game until little is left);
@@ -28,11 +30,13 @@ re-oriented to our board (rank 0 = Red's back rank) and adjusted (every pawn +35
 ElephantEye's pattern terms (hollow/central/bottom cannon, attack-dependent advisors) inspired the
 king-safety terms.  Every term is colour- and left-right-symmetric (tests/test_evaluate.py checks it).
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from .board import (NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RED, BLACK, BLACK_BIT,
-                    ST_SIDE, ST_KING, RAYS, HORSE_TO, HORSE_LEG, LEGAL_SQUARES)
+from .board import (FILES, RANKS, NSQ, square, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RED, BLACK,
+                    BLACK_BIT, ST_SIDE, ST_KING, ORTHO, RAYS, HORSE_TO, HORSE_LEG, LEGAL_SQUARES)
 from .movegen import king_attacked
 
 # Nominal middle-game values by kind (search: MVV/LVA, futility and delta margins).  The general is 0: it is
@@ -44,11 +48,11 @@ PIECE_VALUE = np.array([0, 0, 150, 150, 450, 950, 450, 100], np.int32)
 def _board_table(text):
     """A table written as Red sees the board (rank 9 first, file a left) -> int32[90] indexed by square."""
     rows = [[int(v) for v in line.split()] for line in text.strip().splitlines()]
-    assert len(rows) == 10 and all(len(r) == 9 for r in rows)
+    assert len(rows) == RANKS and all(len(r) == FILES for r in rows)
     table = np.zeros(NSQ, np.int32)
     for i, row in enumerate(rows):
         for f, v in enumerate(row):
-            table[(9 - i) * 9 + f] = v
+            table[square(f, RANKS - 1 - i)] = v
     return table
 
 
@@ -220,20 +224,25 @@ CANNON_EG_SHIFT = -40       # ... cannons lose (fewer screens)
 
 
 def _flip(sq):
-    return (9 - sq // 9) * 9 + sq % 9
+    """The square seen from the other side (ranks mirrored)."""
+    return square(sq % FILES, RANKS - 1 - sq // FILES)
+
+
+def _mirror(sq):
+    """The square with files mirrored."""
+    return square(FILES - 1 - sq % FILES, sq // FILES)
 
 
 def _build_tables():
     by_kind = {KING: (KING_MG, KING_EG), ADVISOR: (DEFENDER_POS, DEFENDER_POS),
                ELEPHANT: (DEFENDER_POS, DEFENDER_POS), HORSE: (HORSE_MG, HORSE_EG + HORSE_EG_SHIFT),
                ROOK: (ROOK_MG, ROOK_EG), CANNON: (CANNON_MG, CANNON_EG + CANNON_EG_SHIFT), PAWN: (PAWN_MG, PAWN_EG)}
-    mg = np.zeros((16, NSQ), np.int32)          # indexed by piece code: Red's entries > 0, Black's < 0
-    eg = np.zeros((16, NSQ), np.int32)
+    mg = np.zeros((2 * BLACK_BIT, NSQ), np.int32)   # indexed by piece code: Red's entries > 0, Black's < 0
+    eg = np.zeros((2 * BLACK_BIT, NSQ), np.int32)
     att_mg = np.zeros((2, NSQ), np.int32)       # extra for a crossed pawn, times (own attack potential / 8)
     att_eg = np.zeros((2, NSQ), np.int32)
     for kind, (tm, te) in by_kind.items():
-        assert all(tm[sq] == tm[sq - sq % 9 + 8 - sq % 9] for sq in range(NSQ))      # left-right symmetric
-        assert all(te[sq] == te[sq - sq % 9 + 8 - sq % 9] for sq in range(NSQ))
+        assert all(tm[sq] == tm[_mirror(sq)] and te[sq] == te[_mirror(sq)] for sq in range(NSQ))  # left-right
         for sq in range(NSQ):
             if LEGAL_SQUARES[RED, kind, sq]:
                 mg[kind, sq], eg[kind, sq] = tm[sq], te[sq]
@@ -247,10 +256,27 @@ def _build_tables():
 
 PST_MG, PST_EG, PAWN_ATT_MG, PAWN_ATT_EG = _build_tables()
 
+# --------------------------------------------------------------------------------------------------------------
+# Named squares and directions, tables indexed by colour (RED, BLACK).
+# --------------------------------------------------------------------------------------------------------------
+CENTRE_FILE = FILES // 2                                # file e: the generals' file
+BACK_RANK = np.array([0, RANKS - 1], np.int64)          # each side's own back rank
+KING_HOME = np.array([square(CENTRE_FILE, r) for r in BACK_RANK], np.int64)              # e0 / e9
+HOME_ADVISORS = np.array([[h - 1, h + 1] for h in KING_HOME], np.int64)                  # d0 f0 / d9 f9
+PALACE = np.array([np.flatnonzero(LEGAL_SQUARES[c, KING]) for c in (RED, BLACK)], np.int8)    # 9 squares each
+NORTH, SOUTH, EAST, WEST = (ORTHO.index(step) for step in ((0, 1), (0, -1), (1, 0), (-1, 0)))   # RAYS directions
+FORWARD = np.array([NORTH, SOUTH], np.int64)            # towards the opponent
+PALACE_CENTRE = np.array([RAYS[KING_HOME[c], FORWARD[c], 0] for c in (RED, BLACK)], np.int64)  # e1 / e8
+# The board's two halves ("camps") either side of the river: Red's is ranks 0-4, Black's ranks 5-9.  A piece in
+# the other side's camp has crossed the river.
+CAMP_SIZE = NSQ // 2
+CAMP_START = np.array([0, CAMP_SIZE], np.int64)
+
 # Squares a horse does badly on: the board's edge and the two palace centres.
 HORSE_BAD = np.zeros(NSQ, np.bool_)
 for _sq in range(NSQ):
-    HORSE_BAD[_sq] = _sq % 9 in (0, 8) or _sq // 9 in (0, 9) or _sq in (13, 76)
+    HORSE_BAD[_sq] = (_sq % FILES in (0, FILES - 1) or _sq // FILES in (0, RANKS - 1)
+                      or _sq in PALACE_CENTRE)
 del _sq
 # By the number of good horse moves (leg free, not onto an edge square or an own piece): trapped horses lose.
 HORSE_MOBILITY = np.array([-45, -22, -6, 0, 3, 6, 8, 10, 12], np.int32)
@@ -261,24 +287,48 @@ HOLLOW_THREAT = np.array([0, 0, 0, 270, 293, 315, 338, 360, 360, 360], np.int32)
 CENTRAL_THREAT = np.array([0, 0, 0, 225, 203, 180, 158, 135, 135, 135], np.int32)  # 炮镇窝心马
 BOTTOM_THREAT = np.array([180, 135, 0, 0, 0, 0, 0, 135, 180], np.int32)            # 沉底炮, by file, x attack/8
 SHAPE_NONE, SHAPE_CENTER, SHAPE_SIDE = 0, 1, 2
+CENTRAL_SCREENS = 2                 # the central cannon: two pieces between it and the general
+CENTRAL_VS_SIDE = 4                 # ... against a general whose advisors stand to one side: a quarter
+
+# Attack potential (0..ATTACK_MAX): crossed pieces by kind, plus SUPERIORITY per unit of material superiority
+# (material: rooks count ROOK_MATERIAL, horses and cannons 1).
+CROSSED_ATTACK = np.array([0, 0, 0, 0, 2, 2, 1, 1], np.int64)     # by kind: horse, rook 2; cannon, pawn 1
+ROOK_MATERIAL = 2
+SUPERIORITY = 2
+ATTACK_MAX = 8
+SCALE = ATTACK_MAX                  # terms are summed in 1/ATTACK_MAX units so that "x attack/8" stays exact
 
 # Advisors and elephants ("defenders"): each is worth DEF_BASE + DEF_THREAT * t, t = the opponent's attack
 # potential / 8, and a side gets DEF_ATTACKLESS * (1 - t) whatever it has left, so a full set is worth the same
 # under any threat and every missing defender costs more the more the opponent can attack.
 DEF_BASE, DEF_THREAT, DEF_ATTACKLESS = 90, 90, 360
+PAIR = 2                            # a full set of advisors or elephants; two rooks
 ADVISOR_LEAK = 300                  # missing an advisor against two rooks, x t
 ELEPHANT_VS_CANNON = 15             # per missing elephant per enemy cannon
 ADVISOR_VS_HORSE = 15               # per missing advisor per enemy horse
 KING_IN_CENTRE = 90                 # general on the palace centre while it has both advisors
-ATTACK_MAX = 8
 
-TOTAL_PHASE = 48                    # 4 rooks x 6 + 8 horses/cannons x 3
+PHASE_ROOK, PHASE_MINOR = 6, 3      # game phase per rook, per horse or cannon
+TOTAL_PHASE = 4 * PHASE_ROOK + 8 * PHASE_MINOR     # all 4 rooks and 8 horses/cannons on the board
 TEMPO_MG, TEMPO_EG = 20, 10
 
 # Mop-up: per palace square of the lone general that the strong side attacks, and per step of closeness.
 MOP_CONFINE = 40
 MOP_NEAR = 6
-PALACE = np.array([[3, 4, 5, 12, 13, 14, 21, 22, 23], [66, 67, 68, 75, 76, 77, 84, 85, 86]], np.int8)
+MOP_RANGE = 10                      # attackers this many steps (file + rank distance) away or more earn nothing
+MATING_POWER = 2                    # material plus crossed pawns that mates any lone general
+NO_WIN_DIVISOR = 8                  # a side that cannot win keeps this fraction of its advantage
+
+# The census: how many pieces of each code (colour * 8 + kind) are on the board, CENSUS_BITS bits per code.
+CENSUS_BITS = 4                     # 15 at most per code (a side has at most 5 of a kind); 15 codes fit in 60 bits
+CENSUS_MASK = (1 << CENSUS_BITS) - 1
+
+# One camp as scanned by _scan_camp: mg/eg: material, tables and mobility of all its pieces in Red's view (Black's
+# negative); census: its pieces; for the invader's (crossed) pieces in it: their attack potential, the number
+# of pawns and those pawns' extras (to be multiplied by the invader's attack potential / 8).
+Camp = namedtuple("Camp", "mg eg census attack pawns pawn_mg pawn_eg")
+# One side's pieces, as _side_of counts them from the census and the scan of the camp it attacks.
+Side = namedtuple("Side", "rooks horses cannons advisors elephants pawns crossed_pawns attack pawn_mg pawn_eg")
 
 
 @njit(cache=True, inline="always")
@@ -293,260 +343,225 @@ def _tdiv(a, b):
 def mop_up(board, weak_king, strong):
     """Bonus for ``strong`` against a general without rooks, horses or cannons: palace squares it controls
     (the general lifted, so squares behind it on a checking line count) and attackers brought close."""
-    weak = strong ^ 1
     confined = 0
     general = board[weak_king]
     board[weak_king] = 0                # lifted: the squares behind it on a checking line count as covered
-    for i in range(9):
-        if king_attacked(board, PALACE[weak, i], strong):
+    for sq in PALACE[strong ^ 1]:
+        if king_attacked(board, sq, strong):
             confined += 1
     board[weak_king] = general
     near = 0
-    kf = weak_king % 9
-    kr = weak_king // 9
     for sq in range(NSQ):
         p = board[sq]
-        if p == 0 or (p >> 3) != strong:
-            continue
-        k = p & 7
-        if k == HORSE or k == PAWN or k == CANNON:
-            d = abs(sq % 9 - kf) + abs(sq // 9 - kr)
-            if d < 10:
-                near += 10 - d
+        kind = p & 7
+        if p != 0 and (p >> 3) == strong and (kind == HORSE or kind == PAWN or kind == CANNON):
+            d = abs(sq % FILES - weak_king % FILES) + abs(sq // FILES - weak_king // FILES)
+            if d < MOP_RANGE:
+                near += MOP_RANGE - d
     return MOP_CONFINE * confined + MOP_NEAR * near
 
 
+@njit(cache=True, inline="always")
+def _rook_mobility(board, sq):
+    """Empty squares along the rook's rank and file, up to the first piece."""
+    mob = 0
+    for d in range(RAYS.shape[1]):
+        for i in range(RAYS.shape[2]):
+            s = RAYS[sq, d, i]
+            if s < 0 or board[s] != 0:
+                break
+            mob += 1
+    return mob
+
+
+@njit(cache=True, inline="always")
+def _horse_moves(board, sq, colour):
+    """Good horse moves: leg free, not onto a bad square or a piece of its own."""
+    good = 0
+    for i in range(HORSE_TO.shape[1]):
+        t = HORSE_TO[sq, i]
+        if t < 0:
+            break
+        if board[HORSE_LEG[sq, i]] != 0 or HORSE_BAD[t]:
+            continue
+        q = board[t]
+        if q != 0 and (q >> 3) == colour:
+            continue
+        good += 1
+    return good
+
+
+@njit(cache=True, inline="always")
+def _scan_camp(board, invader):
+    """The pieces in the camp that ``invader`` attacks (its opponent's half) -> Camp.  The two calls, one per
+    invader, cover the board once."""
+    mg = eg = census = attack = pawns = pawn_mg = pawn_eg = 0
+    start = CAMP_START[invader ^ 1]
+    for sq in range(start, start + CAMP_SIZE):
+        p = board[sq]
+        if p == 0:
+            continue
+        kind = p & 7
+        colour = p >> 3
+        mobility = 0
+        if kind == ROOK:
+            mobility = ROOK_MOBILITY * _rook_mobility(board, sq)
+        elif kind == HORSE:
+            mobility = HORSE_MOBILITY[_horse_moves(board, sq, colour)]
+        if colour != RED:
+            mobility = -mobility
+        mg += PST_MG[p, sq] + mobility
+        eg += PST_EG[p, sq] + mobility
+        census += 1 << (CENSUS_BITS * (p - 1))
+        if colour == invader:
+            attack += CROSSED_ATTACK[kind]
+            if kind == PAWN:
+                pawns += 1
+                pawn_mg += PAWN_ATT_MG[colour, sq]
+                pawn_eg += PAWN_ATT_EG[colour, sq]
+    return Camp(mg, eg, census, attack, pawns, pawn_mg, pawn_eg)
+
+
 @njit(cache=True)
-def _cannon_threat(board, sq, colour, shape):
-    """(hollow, central, bottom) threat of ``colour``'s cannon on ``sq`` against the other general, which stands
-    at home with advisor shape ``shape`` (centre: both advisors on the back rank; side: one of them in the centre)."""
-    f = sq % 9
-    r = sq // 9
-    if colour == RED:
-        king, centre, back, rr, step = 85, 76, 9, 9 - r, 9
-    else:
-        king, centre, back, rr, step = 4, 13, 0, r, -9
-    if f == 4:
-        n = 0
-        for s in range(sq + step, king, step):
-            if board[s] != 0:
-                n += 1
-        if shape == SHAPE_CENTER:
-            if n == 0:
-                return HOLLOW_THREAT[rr], 0, 0
-            if n == 2 and board[centre] == (colour ^ 1) * BLACK_BIT + HORSE:
-                return 0, CENTRAL_THREAT[rr], 0
-        elif n == 2:
-            return 0, CENTRAL_THREAT[rr] // 4, 0
-    elif shape == SHAPE_SIDE and r == back:
-        lo, hi = (sq + 1, king) if sq < king else (king + 1, sq)
-        for s in range(lo, hi):
-            if board[s] != 0:
-                return 0, 0, 0
-        return 0, 0, BOTTOM_THREAT[f]
-    return 0, 0, 0
+def _count(census, colour, kind):
+    """How many pieces of ``colour`` and ``kind`` the census counted."""
+    return (census >> (CENSUS_BITS * (colour * BLACK_BIT + kind - 1))) & CENSUS_MASK
+
+
+@njit(cache=True)
+def _side_of(census, attacked_camp, colour):
+    """``colour``'s Side from the board's census and the scan of the camp it attacks."""
+    return Side(_count(census, colour, ROOK), _count(census, colour, HORSE), _count(census, colour, CANNON),
+                _count(census, colour, ADVISOR), _count(census, colour, ELEPHANT), _count(census, colour, PAWN),
+                attacked_camp.pawns, attacked_camp.attack, attacked_camp.pawn_mg, attacked_camp.pawn_eg)
+
+
+@njit(cache=True)
+def _material(side):
+    """Rooks, horses and cannons, a rook counting ROOK_MATERIAL."""
+    return ROOK_MATERIAL * side.rooks + side.horses + side.cannons
+
+
+@njit(cache=True)
+def _attack(own, enemy):
+    """Attack potential: crossed pieces plus material superiority, capped at ATTACK_MAX."""
+    return min(own.attack + SUPERIORITY * max(_material(own) - _material(enemy), 0), ATTACK_MAX)
+
+
+@njit(cache=True)
+def _home_shape(board, colour):
+    """Advisor shape around ``colour``'s general if it stands at home (for the cannon patterns)."""
+    base = colour * BLACK_BIT
+    if board[KING_HOME[colour]] != base + KING:
+        return SHAPE_NONE
+    left = board[HOME_ADVISORS[colour, 0]] == base + ADVISOR
+    right = board[HOME_ADVISORS[colour, 1]] == base + ADVISOR
+    centre = board[PALACE_CENTRE[colour]] == base + ADVISOR
+    if left and right:
+        return SHAPE_CENTER
+    if centre and (left or right):
+        return SHAPE_SIDE
+    return SHAPE_NONE
+
+
+@njit(cache=True)
+def _cannon_threat(board, colour, shape):
+    """(hollow, central, bottom) threats of the enemy cannons against ``colour``'s general, which stands at home
+    with advisor shape ``shape`` (centre: both advisors on the back rank; side: one of them in the centre):
+    cannons on its file behind 0 or CENTRAL_SCREENS pieces, and (side shape) on its back rank with nothing between."""
+    king = KING_HOME[colour]
+    cannon = (colour ^ 1) * BLACK_BIT + CANNON
+    hollow = central = bottom = 0
+    screens = 0                         # pieces seen so far along the general's file
+    for s in RAYS[king, FORWARD[colour]]:
+        if s < 0 or screens > CENTRAL_SCREENS:
+            break
+        q = board[s]
+        if q == 0:
+            continue
+        if q == cannon:
+            rank = abs(s // FILES - BACK_RANK[colour])
+            if shape == SHAPE_CENTER:
+                if screens == 0:
+                    hollow += HOLLOW_THREAT[rank]
+                elif screens == CENTRAL_SCREENS and board[PALACE_CENTRE[colour]] == colour * BLACK_BIT + HORSE:
+                    central += CENTRAL_THREAT[rank]
+            elif screens == CENTRAL_SCREENS:
+                central += CENTRAL_THREAT[rank] // CENTRAL_VS_SIDE
+        screens += 1
+    if shape == SHAPE_SIDE:
+        for d in (EAST, WEST):
+            for s in RAYS[king, d]:
+                if s < 0:
+                    break
+                if board[s] != 0:                   # the first piece along the back rank
+                    if board[s] == cannon:
+                        bottom += BOTTOM_THREAT[s % FILES]
+                    break
+    return hollow, central, bottom
+
+
+@njit(cache=True, inline="always")
+def _side_terms(board, colour, king, own, enemy, own_attack, enemy_attack):
+    """``colour``'s terms besides material, tables and mobility, in 1/SCALE units from its own view -> (mg, eg):
+    its crossed pawns' extras, its defenders and the safety of its general on ``king``."""
+    hollow = central = bottom = 0
+    shape = _home_shape(board, colour)
+    if shape != SHAPE_NONE:
+        hollow, central, bottom = _cannon_threat(board, colour, shape)
+    safety = ((own.advisors + own.elephants) * (DEF_BASE * SCALE + DEF_THREAT * enemy_attack)
+              + DEF_ATTACKLESS * (SCALE - enemy_attack))
+    safety -= SCALE * ((PAIR - own.elephants) * enemy.cannons * ELEPHANT_VS_CANNON
+                       + (PAIR - own.advisors) * enemy.horses * ADVISOR_VS_HORSE)
+    if own.advisors < PAIR and enemy.rooks == PAIR:
+        safety -= ADVISOR_LEAK * enemy_attack
+    if king == PALACE_CENTRE[colour] and own.advisors == PAIR:
+        safety -= SCALE * KING_IN_CENTRE
+    safety -= bottom * enemy_attack + SCALE * central
+    mg = own.pawn_mg * own_attack + safety - SCALE * hollow
+    eg = own.pawn_eg * own_attack + safety - (SCALE // 2) * hollow     # the hollow cannon: halved in the ending
+    return mg, eg
+
+
+@njit(cache=True)
+def _mop_up_bonus(board, strong, own, weak, weak_king):
+    """Mop-up bonus for ``strong`` if the other side has no rook, horse or cannon left and ``strong`` can mate."""
+    if _material(weak) != 0:
+        return 0
+    # Enough to mate anything, or a horse or crossed pawn against a general without defenders.
+    if (_material(own) + own.crossed_pawns >= MATING_POWER
+            or (own.horses + own.crossed_pawns >= 1 and weak.advisors + weak.elephants == 0)):
+        return mop_up(board, weak_king, strong)
+    return 0
 
 
 @njit(cache=True)
 def evaluate(board, st):
     """Static score of the position from the side to move's point of view (see the module docstring)."""
-    king_r = st[ST_KING]
-    king_b = st[ST_KING + 1]
-    # Advisor shapes around a general at home (for the cannon patterns).
-    shape_r = SHAPE_NONE
-    if board[4] == KING:
-        a_d, a_f, a_c = board[3] == ADVISOR, board[5] == ADVISOR, board[13] == ADVISOR
-        if a_d and a_f:
-            shape_r = SHAPE_CENTER
-        elif a_c and (a_d or a_f):
-            shape_r = SHAPE_SIDE
-    shape_b = SHAPE_NONE
-    if board[85] == BLACK_BIT + KING:
-        a_d, a_f, a_c = board[84] == BLACK_BIT + ADVISOR, board[86] == BLACK_BIT + ADVISOR, \
-            board[76] == BLACK_BIT + ADVISOR
-        if a_d and a_f:
-            shape_b = SHAPE_CENTER
-        elif a_c and (a_d or a_f):
-            shape_b = SHAPE_SIDE
+    red_camp = _scan_camp(board, BLACK)
+    black_camp = _scan_camp(board, RED)
+    census = red_camp.census + black_camp.census
+    red = _side_of(census, black_camp, RED)
+    black = _side_of(census, red_camp, BLACK)
+    att_red = _attack(red, black)
+    att_black = _attack(black, red)
+    mg_red, eg_red = _side_terms(board, RED, st[ST_KING + RED], red, black, att_red, att_black)
+    mg_black, eg_black = _side_terms(board, BLACK, st[ST_KING + BLACK], black, red, att_black, att_red)
+    mg8 = SCALE * (red_camp.mg + black_camp.mg) + mg_red - mg_black
+    eg8 = SCALE * (red_camp.eg + black_camp.eg) + eg_red - eg_black
 
-    mg = 0
-    eg = 0
-    # Per colour (suffix 0 = Red, 1 = Black).
-    nr0 = nh0 = nc0 = na0 = ne0 = np0 = cp0 = 0
-    nr1 = nh1 = nc1 = na1 = ne1 = np1 = cp1 = 0
-    att0 = att1 = 0                 # attack potential from crossed pieces
-    pam0 = pae0 = pam1 = pae1 = 0   # crossed-pawn extras, scaled by the attack potential later
-    mob0 = mob1 = 0                 # rook + horse mobility
-    cannon0 = cannon0b = cannon1 = cannon1b = -1
-
-    for sq in range(NSQ):
-        p = board[sq]
-        if p == 0:
-            continue
-        mg += PST_MG[p, sq]
-        eg += PST_EG[p, sq]
-        kind = p & 7
-        if kind == PAWN:
-            if p == PAWN:
-                np0 += 1
-                if sq >= 45:
-                    att0 += 1
-                    cp0 += 1
-                    pam0 += PAWN_ATT_MG[0, sq]
-                    pae0 += PAWN_ATT_EG[0, sq]
-            else:
-                np1 += 1
-                if sq < 45:
-                    att1 += 1
-                    cp1 += 1
-                    pam1 += PAWN_ATT_MG[1, sq]
-                    pae1 += PAWN_ATT_EG[1, sq]
-        elif kind == ROOK:
-            mob = 0
-            for d in range(4):
-                for i in range(10):
-                    s = RAYS[sq, d, i]
-                    if s < 0 or board[s] != 0:
-                        break
-                    mob += 1
-            if p == ROOK:
-                nr0 += 1
-                mob0 += ROOK_MOBILITY * mob
-                if sq >= 45:
-                    att0 += 2
-            else:
-                nr1 += 1
-                mob1 += ROOK_MOBILITY * mob
-                if sq < 45:
-                    att1 += 2
-        elif kind == HORSE:
-            colour = p >> 3
-            good = 0
-            for i in range(8):
-                t = HORSE_TO[sq, i]
-                if t < 0:
-                    break
-                if board[HORSE_LEG[sq, i]] != 0 or HORSE_BAD[t]:
-                    continue
-                q = board[t]
-                if q != 0 and (q >> 3) == colour:
-                    continue
-                good += 1
-            if colour == 0:
-                nh0 += 1
-                mob0 += HORSE_MOBILITY[good]
-                if sq >= 45:
-                    att0 += 2
-            else:
-                nh1 += 1
-                mob1 += HORSE_MOBILITY[good]
-                if sq < 45:
-                    att1 += 2
-        elif kind == CANNON:
-            if p == CANNON:
-                nc0 += 1
-                if sq >= 45:
-                    att0 += 1
-                if cannon0 < 0:
-                    cannon0 = sq
-                else:
-                    cannon0b = sq
-            else:
-                nc1 += 1
-                if sq < 45:
-                    att1 += 1
-                if cannon1 < 0:
-                    cannon1 = sq
-                else:
-                    cannon1b = sq
-        elif kind == ADVISOR:
-            if p == ADVISOR:
-                na0 += 1
-            else:
-                na1 += 1
-        elif kind == ELEPHANT:
-            if p == ELEPHANT:
-                ne0 += 1
-            else:
-                ne1 += 1
-
-    # Cannon threats against a general at home (hollow: halved in the ending; bottom: x attack potential / 8).
-    hollow0 = central0 = bottom0 = hollow1 = central1 = bottom1 = 0
-    if shape_r != SHAPE_NONE:
-        if cannon1 >= 0:
-            h, c, b = _cannon_threat(board, cannon1, BLACK, shape_r)
-            hollow0 += h
-            central0 += c
-            bottom0 += b
-        if cannon1b >= 0:
-            h, c, b = _cannon_threat(board, cannon1b, BLACK, shape_r)
-            hollow0 += h
-            central0 += c
-            bottom0 += b
-    if shape_b != SHAPE_NONE:
-        if cannon0 >= 0:
-            h, c, b = _cannon_threat(board, cannon0, RED, shape_b)
-            hollow1 += h
-            central1 += c
-            bottom1 += b
-        if cannon0b >= 0:
-            h, c, b = _cannon_threat(board, cannon0b, RED, shape_b)
-            hollow1 += h
-            central1 += c
-            bottom1 += b
-
-    # Attack potential: crossed pieces plus material superiority in rooks, horses and cannons.
-    sv0 = 2 * nr0 + nh0 + nc0
-    sv1 = 2 * nr1 + nh1 + nc1
-    if sv0 > sv1:
-        att0 += 2 * (sv0 - sv1)
-    else:
-        att1 += 2 * (sv1 - sv0)
-    if att0 > ATTACK_MAX:
-        att0 = ATTACK_MAX
-    if att1 > ATTACK_MAX:
-        att1 = ATTACK_MAX
-
-    # Defenders and general safety, in eighths.
-    def0 = (na0 + ne0) * (DEF_BASE * 8 + DEF_THREAT * att1) + DEF_ATTACKLESS * (8 - att1)
-    def0 -= 8 * ((2 - ne0) * nc1 * ELEPHANT_VS_CANNON + (2 - na0) * nh1 * ADVISOR_VS_HORSE)
-    if na0 < 2 and nr1 == 2:
-        def0 -= ADVISOR_LEAK * att1
-    if king_r == 13 and na0 == 2:
-        def0 -= 8 * KING_IN_CENTRE
-    def0 -= bottom0 * att1 + 8 * central0
-    def1 = (na1 + ne1) * (DEF_BASE * 8 + DEF_THREAT * att0) + DEF_ATTACKLESS * (8 - att0)
-    def1 -= 8 * ((2 - ne1) * nc0 * ELEPHANT_VS_CANNON + (2 - na1) * nh0 * ADVISOR_VS_HORSE)
-    if na1 < 2 and nr0 == 2:
-        def1 -= ADVISOR_LEAK * att0
-    if king_b == 76 and na1 == 2:
-        def1 -= 8 * KING_IN_CENTRE
-    def1 -= bottom1 * att0 + 8 * central1
-
-    common = def0 - def1 + 8 * (mob0 - mob1)
-    mg8 = 8 * mg + pam0 * att0 - pam1 * att1 + common - 8 * (hollow0 - hollow1)
-    eg8 = 8 * eg + pae0 * att0 - pae1 * att1 + common - 4 * (hollow0 - hollow1)
-
-    m = 6 * (nr0 + nr1) + 3 * (nh0 + nh1 + nc0 + nc1)
-    if m > TOTAL_PHASE:
-        m = TOTAL_PHASE
+    # Phase: TOTAL_PHASE (full middle game) down to 0, on the curve m * (2 - m / TOTAL_PHASE).
+    m = min(PHASE_ROOK * (red.rooks + black.rooks)
+            + PHASE_MINOR * (red.horses + black.horses + red.cannons + black.cannons), TOTAL_PHASE)
     ph = (2 * TOTAL_PHASE - m) * m // TOTAL_PHASE
-    score = _tdiv(mg8 * ph + eg8 * (TOTAL_PHASE - ph), 8 * TOTAL_PHASE)
+    score = _tdiv(mg8 * ph + eg8 * (TOTAL_PHASE - ph), SCALE * TOTAL_PHASE)
 
     # Won endings: drive the lone general into a corner of its palace.
-    if nr1 + nh1 + nc1 == 0:
-        power = sv0 + cp0
-        if power >= 2 or (power >= 1 and nh0 + cp0 >= 1 and na1 + ne1 == 0):
-            score += mop_up(board, king_b, RED)
-    if nr0 + nh0 + nc0 == 0:
-        power = sv1 + cp1
-        if power >= 2 or (power >= 1 and nh1 + cp1 >= 1 and na0 + ne0 == 0):
-            score -= mop_up(board, king_r, BLACK)
+    score += _mop_up_bonus(board, RED, red, black, st[ST_KING + BLACK])
+    score -= _mop_up_bonus(board, BLACK, black, red, st[ST_KING + RED])
     # A side without rooks, horses, cannons and pawns cannot win.
-    if score > 0 and nr0 + nh0 + nc0 + np0 == 0:
-        score = score // 8
-    elif score < 0 and nr1 + nh1 + nc1 + np1 == 0:
-        score = -((-score) // 8)
+    if (score > 0 and _material(red) + red.pawns == 0) or (score < 0 and _material(black) + black.pawns == 0):
+        score = _tdiv(score, NO_WIN_DIVISOR)
 
     if st[ST_SIDE] != RED:
         score = -score
