@@ -41,6 +41,13 @@ MATCH_OUT ?= /tmp/shuai-match
 match: setup
 	OUT=$(MATCH_OUT) scripts/match.sh all
 
+# SPRT of the working tree against an earlier commit (every search or evaluation change must pass one):
+#   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5]   -- see scripts/sprt.sh
+.PHONY: sprt
+sprt: setup
+	@test -n "$(BASE)" || { echo "usage: make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5]"; exit 2; }
+	scripts/sprt.sh $(BASE)
+
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPRT of the working tree against an earlier commit: is a search or evaluation change worth keeping?
+#
+# Usage: scripts/sprt.sh BASE                  (make sprt BASE=<commit>)
+# Environment (defaults in brackets):
+#   TC [2+0.02]            time control of both engines (seconds + increment)
+#   ELO0 [0] ELO1 [5]      the hypotheses: a gainer passes H1 elo1; a simplification uses e.g. ELO0=-5 ELO1=0
+#   GAMES [20000]          the most games before the test gives up undecided
+#   CONCURRENCY [2]        games at once (2 on a 2-core machine: the clocks are real, leave the machine alone)
+#   OUT [/tmp/shuai-sprt]  PGN, engine traffic and the summary
+# Both engines are frozen copies (the working tree as it is now, uncommitted edits included, and BASE), each
+# with its own numba cache, warmed before the first game; both play every opening of tests/data/openings.epd
+# with each colour.  The summary ends with the SPRT verdict, the Elo with its 95% error, and the games played.
+set -e
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { sed -n '2,12p' "$0"; exit 2; }
+BASE=$(git rev-parse --short "$1")
+TC=${TC:-2+0.02}
+ELO0=${ELO0:-0}
+ELO1=${ELO1:-5}
+GAMES=${GAMES:-20000}
+CONCURRENCY=${CONCURRENCY:-2}
+OUT=${OUT:-/tmp/shuai-sprt}
+PY=$(cd .venv/bin && pwd)/python
+mkdir -p "$OUT"
+
+# The working tree as a commit object (HEAD when nothing is uncommitted), so that edits made while the test
+# runs do not change the engine under test.
+NEW=$(git stash create 2>/dev/null || true)
+NEW=$(git rev-parse --short "${NEW:-HEAD}")
+
+export_rev() {   # export_rev REV -> $OUT/shuai-REV, warmed
+    dir=$OUT/shuai-$1
+    if [ ! -d "$dir" ]; then
+        rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" && git archive "$1" | tar -x -C "$dir.tmp"
+        cp -r tablebases/*.xtb "$dir.tmp/tablebases/" 2>/dev/null || true
+        mv "$dir.tmp" "$dir"
+    fi
+    # `env -u`: the match runner's own numba set-up must not leak into another version's engine.
+    (cd "$dir" && env -u NUMBA_CACHE_DIR -u NUMBA_CACHE_LOCATOR_CLASSES "$PY" -m engine warmup >/dev/null)
+}
+export_rev "$NEW"
+export_rev "$BASE"
+ENGINE="env -u NUMBA_CACHE_DIR -u NUMBA_CACHE_LOCATOR_CLASSES $PY -m engine"
+name=$NEW-vs-$BASE
+echo "SPRT $NEW (working tree) vs $BASE at $TC, elo0=$ELO0 elo1=$ELO1, up to $GAMES games -> $OUT/$name.*"
+"$PY" -m engine.match.cli \
+    --engine "name=new-$NEW dir=$OUT/shuai-$NEW cmd='$ENGINE'" \
+    --engine "name=base-$BASE dir=$OUT/shuai-$BASE cmd='$ENGINE'" \
+    --games "$GAMES" --tc "$TC" --concurrency "$CONCURRENCY" \
+    --openings tests/data/openings.epd --sprt "elo0=$ELO0 elo1=$ELO1" \
+    --event "sprt $name" --pgn "$OUT/$name.pgn" | tee "$OUT/$name.txt"
