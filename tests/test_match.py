@@ -102,14 +102,17 @@ def test_sprt():
     assert (sprt.alpha, sprt.beta) == (0.05, 0.05)
     assert sprt.upper == pytest.approx(math.log(19)) and sprt.lower == pytest.approx(-math.log(19))   # ±2.944
     # s0 = 0.5, s1 = 1/(1+10^(-5/400)) = 0.507195; LLR = 20 · 0.007195 · (1.25 - 1.007195) / (2 · 0.171875)
-    assert sprt.llr(10, 5, 5) == pytest.approx(0.10164, abs=1e-4)
+    # Half a game added to each class: W, D, L = 10.5, 5.5, 5.5 (N 21.5), s = 13.25/21.5 = 0.61628,
+    # var = 3.70931/21.5 = 0.172526, s1 = 0.507195: LLR = 21.5 * 0.007195 * 0.225365 / 0.345052 = 0.10103.
+    assert sprt.llr(10, 5, 5) == pytest.approx(0.10103, abs=1e-4)
     assert sprt.decision(10, 5, 5) is None
     assert sprt.decision(700, 200, 500) == "H1"
     assert sprt.decision(500, 200, 700) == "H0"
-    # One-sided records: zero classes count 0.001 games. 1 win: s = 1.0005/1.002, var = 0.0012450, LLR = 2.86;
-    # 2 wins: LLR = 11.45 > 2.944.
-    assert sprt.llr(1, 0, 0) == pytest.approx(2.86, abs=0.01)
-    assert sprt.llr(2, 0, 0) == pytest.approx(11.45, abs=0.05) and sprt.decision(2, 0, 0) == "H1"
+    # One or two games decide nothing (the variance of such a record is no estimate at all) ...
+    assert abs(sprt.llr(1, 0, 0)) < 0.1 and abs(sprt.llr(0, 0, 1)) < 0.1 and sprt.decision(2, 0, 0) is None
+    # ... but a long one-sided record does: 21 straight wins stay below 2.944, 22 cross it.
+    assert sprt.decision(21, 0, 0) is None and sprt.llr(22, 0, 0) == pytest.approx(3.07, abs=0.01)
+    assert sprt.decision(22, 0, 0) == "H1"
     assert Sprt.parse("elo0=-1,elo1=4,alpha=0.1,beta=0.2").beta == 0.2
     with pytest.raises(ValueError):
         Sprt.parse("elo0=5 elo1=0")
@@ -307,10 +310,10 @@ def test_round_robin_three_engines(tmp_path):
 
 def test_sprt_stops_the_match(tmp_path):
     sprt = Sprt.parse("elo0=0 elo1=5")
-    res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci", "illegal", 0)], games=20, concurrency=1,
+    res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci", "illegal", 0)], games=40, concurrency=1,
                                 sprt=sprt)
-    assert res.sprt_decision == "H1" and len(res.records) == 2 and len(pgn) == 2
-    assert any(l.startswith("SPRT: LLR 11.4") for l in lines)
+    assert res.sprt_decision == "H1" and len(res.records) == 22 and len(pgn) == 22
+    assert any(l.startswith("SPRT: LLR 3.07") for l in lines)
     assert "H1 accepted" in summary(res, sprt)
 
 

@@ -8,8 +8,10 @@ All from one side's point of view: ``wins``, ``draws``, ``losses`` of engine A a
   between s ± 1.96 standard errors (cutechess-cli's way).
 * SPRT: the generalised SPRT in its normal approximation (as fishtest and cutechess use):
   LLR = N (s1 - s0)(2 s - s0 - s1) / (2 var), with s0, s1 the logistic scores of elo0 and elo1; stop and
-  accept H1 when LLR >= log((1-beta)/alpha), accept H0 when LLR <= log(beta/(1-alpha)).  Empty W/D/L
-  classes count 0.001 games in the LLR (as fishtest regularises), so all-wins records decide too.
+  accept H1 when LLR >= log((1-beta)/alpha), accept H0 when LLR <= log(beta/(1-alpha)).  Each of W, D, L
+  counts half a game more in the LLR (a Jeffreys-like prior): without it the variance of a record of one or
+  two games is (nearly) zero and the LLR explodes -- one lost game "accepted H0" -- while a long one-sided
+  record (all wins) still decides; with many games the prior is negligible.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054          # two-sided 95 % quantile of the standard normal
+SPRT_PRIOR = 0.5                 # pseudo-games added to each of W, D, L in the LLR (see the module docstring)
 
 
 def elo_from_score(s: float) -> float:
@@ -104,9 +107,7 @@ class Sprt:
     def llr(self, wins: int, draws: int, losses: int) -> float:
         if wins + draws + losses == 0:
             return 0.0
-        # Empty outcome classes get a tiny pseudo-count (fishtest's regularisation), so that a one-sided
-        # record (all wins) has a finite, large LLR rather than an undefined variance.
-        wins, draws, losses = (max(x, 1e-3) for x in (wins, draws, losses))
+        wins, draws, losses = (x + SPRT_PRIOR for x in (wins, draws, losses))
         n = wins + draws + losses
         s, var = _score_var(wins, draws, losses)
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
