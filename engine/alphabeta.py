@@ -21,7 +21,7 @@ All state lives in arrays made once by the Python driver (``engine.search``):
 * ``ss``   int32[MAX_PLY + 2, SS_LEN]: per ply the two killers, the PV length, the "path-dependent" flag
 * ``pv``   int32[MAX_PLY + 2, MAX_PLY + 2]: triangular PV table
 * ``moves``/``order`` int32[MAX_PLY + 2, game's MAX_MOVES]: move lists and their ordering scores, one row per ply
-* ``history`` int32[game's HISTORY_SHAPE]: quiet-move history, indexed by the game's ``history_index``
+* ``history`` int32[history_size(game's HISTORY_SIZE)]: quiet-move histories and countermoves (see below)
 * ``reps`` uint8[REP_SIZE]: how many positions on the path (game + search) fall into each key bucket
 """
 import math
@@ -36,9 +36,10 @@ from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, new_table, score_from_tt,
 # What a game's kernels module supplies (see ``xiangqi/kernels.py`` for the meaning of each).
 GAME_INTERFACE = (
     "new_state", "ST_SIDE", "ST_PLY", "H_MOVE", "H_CLOCK", "H_CHECK", "NULL_MOVE", "GEN_ALL", "GEN_CAPTURES",
-    "generate_moves", "is_legal", "in_check", "make_move", "unmake_move", "make_null_move", "unmake_null_move",
-    "evaluate", "is_capture", "capture_order", "history_index", "null_move_allowed", "no_move_score",
-    "repetition_score", "move_limit_reached", "probe_tables", "tables_type",
+    "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
+    "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "history_index",
+    "HISTORY_SIZE", "null_move_allowed", "no_move_score", "repetition_score", "move_limit_reached",
+    "probe_tables", "tables_type",
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
 kernel = TEMPLATE.kernel
@@ -49,23 +50,45 @@ REP_MASK = 4095                 # the small hash of keys on the path has REP_MAS
 C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_ROOT_DONE, C_TB_DEPTH, C_TB_HITS, \
     C_ROOT_MOVES = range(11)
 CTRL_LEN = 11
-SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP = range(4)
-SS_LEN = 4
+# Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
+# this ply with its history index (-1: none or a null move), for countermoves and continuation history.
+SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST = range(7)
+SS_LEN = 7
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
-ORDER_KILLER = 1 << 28
-HISTORY_MAX = 1 << 20           # past this the whole history is halved (old successes fade)
+ORDER_KILLER = 1 << 28          # killers and the countermove just below the captures, quiets below them
+ORDER_SEARCHED_QUIET = -(1 << 29)   # marks, once searched, the quiets a cut-off move punishes
 NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 
-# Search tunables.
-FUTILITY_DEPTH = 3              # reverse futility: at most this many plies left ...
-FUTILITY_MARGIN = 120           # ... and the static score this far above beta per ply
+# The history array holds three tables, indexed by the game's history index F (piece and destination):
+#   [0, F)             butterfly history of quiet moves
+#   [F, 2F)            the countermove to the previous move (a move, not a score)
+#   [2F, 2F + F * F)   continuation history: a quiet move's success after the move one or two plies before it
+# Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.
+HISTORY_LIMIT = 10692
+CONT_HISTORY_LIMIT = 29952
+HISTORY_MAX_BONUS_DEPTH = 15     # deeper cut-offs earn no more
+STAT_OFFSET = 4000               # LMR: a quiet with combined history above this is reduced less, below more
+STAT_DIVISOR = 16384
+
+# Search tunables (plies and centipawns; a soldier is 100).
+FUTILITY_DEPTH = 7              # reverse futility: at most this many plies left ...
+FUTILITY_MARGIN = 140           # ... and the static score this far above beta per ply (one ply less if improving)
+RAZOR_MARGIN = 350              # one ply left and this far below alpha: only captures can help
 NULL_MIN_DEPTH = 3              # null move: from this depth on,
-NULL_BASE_REDUCTION = 3         # reduced by this many plies
-NULL_DEPTH_DIVISOR = 6          # plus one more per this many plies of depth
-LMR_MIN_DEPTH = 3               # late-move reductions: from this depth on,
-LMR_FULL_MOVES = 3              # for moves after this many, quiet, not in check and not giving check
+NULL_BASE_REDUCTION = 3         # reduced by this many plies,
+NULL_DEPTH_DIVISOR = 4          # one more per this many plies of depth,
+NULL_EVAL_DIVISOR = 150         # and one more per this much of static score above beta,
+NULL_EVAL_MAX = 3               # at most this many
+IIR_DEPTH = 6                   # no table move at this depth: search one ply shallower (internal iterative reduction)
+LMP_DEPTH = 8                   # late-move pruning of quiets below this depth, after (LMP_BASE + d*d)/(2 - improving)
+LMP_BASE = 5
+PARENT_FUTILITY_DEPTH = 6       # futility pruning of quiets when the reduced depth is below this and the static
+PARENT_FUTILITY_BASE = 160      # score plus BASE + PER_PLY * reduced depth cannot reach alpha
+PARENT_FUTILITY_PER_PLY = 110
+QS_DELTA_MARGIN = 200           # quiescence: a capture that cannot lift the stand-pat score within this of alpha
+LMR_MIN_DEPTH = 3               # late-move reductions from this depth on, for quiets after the first move
 LMR_SIZE = 64, 256              # the reduction table covers depths and move numbers up to these
 
 
@@ -73,18 +96,23 @@ def _lmr_table():
     t = np.zeros(LMR_SIZE, np.int32)
     for d in range(1, LMR_SIZE[0]):
         for i in range(1, LMR_SIZE[1]):
-            t[d, i] = int(0.5 + math.log(d) * math.log(i) / 2.0)
+            t[d, i] = int(0.5 + math.log(d) * math.log(i) / 1.95)
     return t
 
 
 LMR = _lmr_table()
 
 
-def new_work_arrays(max_moves: int, history_shape: tuple):
+def history_size(history_entries: int) -> int:
+    """Length of the history array for a game with ``history_entries`` history indices."""
+    return 2 * history_entries + history_entries * history_entries
+
+
+def new_work_arrays(max_moves: int, history_entries: int):
     """The per-search arrays (see the module docstring): ctrl, ss, pv, moves, order, history, reps."""
     return (np.zeros(CTRL_LEN, np.int64), np.zeros((MAX_PLY + 2, SS_LEN), np.int32),
             np.zeros((MAX_PLY + 2, MAX_PLY + 2), np.int32), np.zeros((MAX_PLY + 2, max_moves), np.int32),
-            np.zeros((MAX_PLY + 2, max_moves), np.int32), np.zeros(history_shape, np.int32),
+            np.zeros((MAX_PLY + 2, max_moves), np.int32), np.zeros(history_size(history_entries), np.int32),
             np.zeros(REP_MASK + 1, np.uint8))
 
 
@@ -92,7 +120,7 @@ def _signature(game, with_tables, *scalars):
     """The one explicit signature of a recursive kernel: the position arrays, the table, the tablebase
     arrays (``with_tables``: every argument costs time in the recursion), the work arrays, then ``scalars``."""
     arrays = tuple(typeof(a) for a in game["new_state"]()) + (typeof(new_table(1)),) + \
-        ((game["tables_type"](),) if with_tables else ()) + tuple(typeof(a) for a in new_work_arrays(1, (1, 1)))
+        ((game["tables_type"](),) if with_tables else ()) + tuple(typeof(a) for a in new_work_arrays(1, 1))
     return types.int64(*arrays, *scalars)
 
 
@@ -135,8 +163,18 @@ def _enter_node(board, st, hist, keys, ctrl, ss, reps, ply):
     return checked, rep
 
 
+@kernel(inline="always")
+def _previous(ss, ply, back):
+    """History index of the move played ``back`` plies before this node (-1: none, a null move, or before the
+    root)."""
+    return ss[ply - back, SS_HIST] if ply >= back else -1
+
+
 @kernel()
-def _score_moves(board, moves, order, n, hash_move, killer1, killer2, history):
+def _score_moves(board, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history):
+    """Ordering scores: the table's move, captures by MVV/LVA, killers and the countermove, then quiets by
+    their butterfly and continuation histories."""
+    size = HISTORY_SIZE
     for i in range(n):
         m = moves[i]
         if m == hash_move:
@@ -144,12 +182,31 @@ def _score_moves(board, moves, order, n, hash_move, killer1, killer2, history):
         elif is_capture(board, m):
             order[i] = ORDER_CAPTURE + capture_order(board, m)
         elif m == killer1:
-            order[i] = ORDER_KILLER + 1
+            order[i] = ORDER_KILLER + 2
         elif m == killer2:
+            order[i] = ORDER_KILLER + 1
+        elif m == counter:
             order[i] = ORDER_KILLER
         else:
-            a, b = history_index(board, m)
-            order[i] = history[a, b]
+            h = history_index(board, m)
+            score = 2 * history[h]
+            if prev1 >= 0:
+                score += history[2 * size + prev1 * size + h]
+            if prev2 >= 0:
+                score += history[2 * size + prev2 * size + h]
+            order[i] = score
+
+
+@kernel(inline="always")
+def _quiet_stat(history, h, prev1, prev2):
+    """A quiet move's combined history (LMR adjusts its reduction by it)."""
+    size = HISTORY_SIZE
+    score = 2 * history[h] - STAT_OFFSET
+    if prev1 >= 0:
+        score += history[2 * size + prev1 * size + h]
+    if prev2 >= 0:
+        score += history[2 * size + prev2 * size + h]
+    return score
 
 
 @kernel(inline="always")
@@ -178,18 +235,41 @@ def _update_pv(pv, ss, ply, move):
     ss[ply, SS_PV_LEN] = max(end, ply + 1)
 
 
+@kernel(inline="always")
+def _gravity(history, i, bonus, limit):
+    history[i] += bonus - history[i] * abs(bonus) // limit
+
+
 @kernel()
-def _reward_quiet(board, ss, history, ply, move, depth):
-    """A quiet move refuted the opponent: it becomes the first killer and its history grows."""
+def _update_quiet_stats(board, ss, history, ply, move, depth, moves, order, n_tried):
+    """A quiet move refuted the opponent: it becomes the first killer and the countermove to the previous
+    move, and its histories grow; the quiets searched before it (marked in ``order``) shrink."""
     if ss[ply, SS_KILLER1] != move:
         ss[ply, SS_KILLER2] = ss[ply, SS_KILLER1]
         ss[ply, SS_KILLER1] = move
-    a, b = history_index(board, move)
-    history[a, b] += depth * depth
-    if history[a, b] > HISTORY_MAX:
-        for x in range(history.shape[0]):
-            for y in range(history.shape[1]):
-                history[x, y] //= 2
+    size = HISTORY_SIZE
+    prev1 = _previous(ss, ply, 1)
+    prev2 = _previous(ss, ply, 2)
+    if prev1 >= 0:
+        history[size + prev1] = move
+    d = min(depth, HISTORY_MAX_BONUS_DEPTH)
+    bonus = 19 * d * d + 155 * d - 132
+    for j in range(n_tried + 1):
+        m = moves[j]
+        if j < n_tried:
+            if order[j] != ORDER_SEARCHED_QUIET:
+                continue
+            b = -bonus
+        elif m == move:
+            b = bonus
+        else:
+            continue
+        h = history_index(board, m)
+        _gravity(history, h, b, HISTORY_LIMIT)
+        if prev1 >= 0:
+            _gravity(history, 2 * size + prev1 * size + h, b, CONT_HISTORY_LIMIT)
+        if prev2 >= 0:
+            _gravity(history, 2 * size + prev2 * size + h, b, CONT_HISTORY_LIMIT)
 
 
 @kernel(inline="always")
@@ -219,6 +299,13 @@ def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
     return hash_move, NO_SCORE
 
 
+@kernel(inline="always")
+def _store_tt(tt, keys, st, ctrl, move, best, alpha0, beta, depth, ply):
+    n_ply = st[ST_PLY]
+    flag = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
+    tt_store(tt, keys[n_ply, 0], keys[n_ply, 1], move if best > alpha0 else 0, best, depth, flag, ply, ctrl[C_AGE])
+
+
 # ------------------------------------------------------------------------------------------------------------
 # Quiescence
 # ------------------------------------------------------------------------------------------------------------
@@ -232,7 +319,13 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
         return rep
     if ply >= MAX_PLY:
         return evaluate(board, st)
+    pv_node = beta - alpha > 1
+    hash_move, tt_score = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
+    if tt_score != NO_SCORE:
+        return tt_score
+    alpha0 = alpha
     best = -INFINITE
+    stand = -INFINITE
     if not checked:
         stand = evaluate(board, st)
         if stand >= beta:
@@ -243,24 +336,30 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
         n = generate_moves(board, st, moves[ply], GEN_CAPTURES)
     else:
         n = generate_moves(board, st, moves[ply], GEN_ALL)     # evasions: every move
-    _score_moves(board, moves[ply], order[ply], n, 0, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], history)
+    _score_moves(board, moves[ply], order[ply], n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], 0, -1, -1,
+                 history)
     legal = 0
+    best_move = 0
     path_dep = 0
     for i in range(n):
         m = _pick(moves[ply], order[ply], i, n)
         if not is_legal(board, st, m, checked):
             continue
         legal += 1
+        # Delta pruning: even winning the victim for nothing would leave us well below alpha.
+        if not checked and stand + captured_value(board, m) + QS_DELTA_MARGIN <= alpha:
+            continue
         _do_move(board, st, hist, keys, reps, m)
         score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply + 1,
                          -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:
             return 0
-        path_dep |= ss[ply + 1, SS_PATH_DEP]
         if score > best:
             best = score
+            path_dep = ss[ply + 1, SS_PATH_DEP]
             if score > alpha:
+                best_move = m
                 alpha = score
                 _update_pv(pv, ss, ply, m)
                 if score >= beta:
@@ -268,6 +367,8 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     ss[ply, SS_PATH_DEP] = path_dep
     if checked and legal == 0:
         return no_move_score(True, ply)
+    if path_dep == 0:
+        _store_tt(tt, keys, st, ctrl, best_move, best, alpha0, beta, 0, ply)
     return best
 
 
@@ -323,43 +424,68 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if tt_score != NO_SCORE:
             return tt_score
 
-    # Step 6. Check extension, or the static evaluation and the pruning it allows.
+    # Step 6. Static evaluation, and whether it improved on our previous turn (then prune less).
+    ss[ply + 2, SS_KILLER1] = 0                    # the grandchildren's killers start afresh below each node
+    ss[ply + 2, SS_KILLER2] = 0
     if checked:
-        depth += 1
-    elif not pv_node:
+        static = -INFINITE
+        ss[ply, SS_EVAL] = -INFINITE
+        improving = False
+        depth += 1                                  # check extension
+    else:
         static = evaluate(board, st)
-        # Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
-        if depth <= FUTILITY_DEPTH and static - FUTILITY_MARGIN * depth >= beta and abs(beta) < MATE_BOUND:
-            return static
-        # Null move: give the opponent a free move; if we still beat beta, this node is not worth a search.
-        if (depth >= NULL_MIN_DEPTH and hist[n_ply - 1, H_MOVE] != NULL_MOVE and static >= beta
-                and abs(beta) < MATE_BOUND and null_move_allowed(board, st)):
-            r = NULL_BASE_REDUCTION + depth // NULL_DEPTH_DIVISOR
-            key = keys[n_ply, 0]
-            reps[key & REP_MASK] += 1
-            make_null_move(st, hist, keys)
-            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
-                         ply + 1, -beta, -beta + 1)
-            unmake_null_move(st)
-            reps[key & REP_MASK] -= 1
-            if ctrl[C_STOP] != 0:
-                return 0
-            if score >= beta and ss[ply + 1, SS_PATH_DEP] == 0:
-                return beta
+        ss[ply, SS_EVAL] = static
+        improving = ply < 2 or ss[ply - 2, SS_EVAL] == -INFINITE or static > ss[ply - 2, SS_EVAL]
+    prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
 
-    # Step 7. The moves: the root's list as the driver ordered it, elsewhere generated and ordered here.
+    # Step 7. Razoring: one ply left and far below alpha: only a capture can help.
+    if prunable and depth == 1 and static + RAZOR_MARGIN <= alpha:
+        return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
+
+    # Step 8. Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
+    if prunable and depth < FUTILITY_DEPTH and static - FUTILITY_MARGIN * (depth - improving) >= beta:
+        return static
+
+    # Step 9. Null move: give the opponent a free move; if we still beat beta, this node is not worth a search.
+    if (prunable and depth >= NULL_MIN_DEPTH and hist[n_ply - 1, H_MOVE] != NULL_MOVE and static >= beta
+            and null_move_allowed(board, st)):
+        r = NULL_BASE_REDUCTION + depth // NULL_DEPTH_DIVISOR + min((static - beta) // NULL_EVAL_DIVISOR,
+                                                                     NULL_EVAL_MAX)
+        key = keys[n_ply, 0]
+        reps[key & REP_MASK] += 1
+        ss[ply, SS_HIST] = -1
+        make_null_move(st, hist, keys)
+        score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
+                     ply + 1, -beta, -beta + 1)
+        unmake_null_move(st)
+        reps[key & REP_MASK] -= 1
+        if ctrl[C_STOP] != 0:
+            return 0
+        if score >= beta and ss[ply + 1, SS_PATH_DEP] == 0:
+            return beta
+
+    # Step 10. Internal iterative reduction: no move from the table at a deep node, so search it shallower.
+    if not root and hash_move == 0 and depth >= IIR_DEPTH:
+        depth -= 1
+
+    # Step 11. The moves: the root's list as the driver ordered it, elsewhere generated and ordered here.
     my_moves = moves[ply]
     my_order = order[ply]
+    prev1 = _previous(ss, ply, 1)
+    prev2 = _previous(ss, ply, 2)
     if root:
         n = ctrl[C_ROOT_MOVES]
     else:
         n = generate_moves(board, st, my_moves, GEN_ALL)
-        _score_moves(board, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], history)
+        counter = history[HISTORY_SIZE + prev1] if prev1 >= 0 else 0
+        _score_moves(board, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], counter,
+                     prev1, prev2, history)
     best = -INFINITE
     best_move = 0
     alpha0 = alpha
     legal = 0
     path_dep = 0
+    lmp_count = (LMP_BASE + depth * depth) // (2 - improving)
     for i in range(n):
         if root:
             m = my_moves[i]
@@ -369,21 +495,40 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 continue
         legal += 1
         capture = is_capture(board, m)
+        quiet_order = 0 if root else my_order[i]
+        h = history_index(board, m)
+        lmr = LMR[min(depth, LMR_SIZE[0] - 1), min(legal, LMR_SIZE[1] - 1)]
+
+        # Step 12. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored).
+        if (not root and not checked and not capture and best > -MATE_BOUND and depth < LMP_DEPTH
+                and quiet_order < ORDER_KILLER):
+            lmr_depth = max(depth - 1 - lmr, 0)
+            if ((legal > lmp_count or (lmr_depth < PARENT_FUTILITY_DEPTH and static + PARENT_FUTILITY_BASE
+                                       + PARENT_FUTILITY_PER_PLY * lmr_depth <= alpha))
+                    and not gives_check(board, st, m)):
+                continue
+
+        ss[ply, SS_MOVE] = m
+        ss[ply, SS_HIST] = h
         _do_move(board, st, hist, keys, reps, m)
 
-        # Step 8. Search the move: the first with the full window, the others with a null window (late quiet
+        # Step 13. Search the move: the first with the full window, the others with a null window (late quiet
         # ones reduced first), re-searched when they surprise.
         if legal == 1:
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
                          ply + 1, -beta, -alpha)
         else:
             r = 0
-            if (not root and depth >= LMR_MIN_DEPTH and not capture and not checked and legal > LMR_FULL_MOVES
-                    and my_order[i] < ORDER_KILLER and not in_check(board, st)):
-                r = LMR[min(depth, LMR_SIZE[0] - 1), min(legal, LMR_SIZE[1] - 1)]
-                if pv_node and r > 0:
-                    r -= 1
-                r = min(r, depth - 2)
+            if (not root and depth >= LMR_MIN_DEPTH and not capture and quiet_order < ORDER_KILLER
+                    and not in_check(board, st)):
+                r = lmr
+                if not pv_node:
+                    r += 1
+                if not improving:
+                    r += 1
+                stat = _quiet_stat(history, h, prev1, prev2)
+                r -= stat // STAT_DIVISOR if stat >= 0 else -((-stat) // STAT_DIVISOR)
+                r = max(0, min(r, depth - 2))
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
                          ply + 1, -alpha - 1, -alpha)
             if score > alpha and r > 0:
@@ -395,14 +540,17 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:
             return 0
+        if not root and not capture:
+            my_order[i] = ORDER_SEARCHED_QUIET
 
-        # Step 9. Keep the best; a cut-off ends the node.
+        # Step 14. Keep the best; a cut-off ends the node.  The node's result depends on the path only if the
+        # move that decided it does.
         if root:
             ctrl[C_ROOT_DONE] = i + 1
-        path_dep |= ss[ply + 1, SS_PATH_DEP]
         if score > best:
             best = score
             best_move = m
+            path_dep = ss[ply + 1, SS_PATH_DEP]
             if score > alpha:
                 alpha = score
                 _update_pv(pv, ss, ply, m)
@@ -410,17 +558,15 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                     _root_improved(ctrl, my_moves, i, m, score)
                 if score >= beta:
                     if not capture and not root:
-                        _reward_quiet(board, ss, history, ply, m, depth)
+                        _update_quiet_stats(board, ss, history, ply, m, depth, my_moves, my_order, i)
                     break
 
-    # Step 10. No legal move (the game says what that means); store what was learnt unless it depends on the path.
+    # Step 15. No legal move (the game says what that means); store what was learnt unless it depends on the path.
     if legal == 0:
         return no_move_score(checked, ply)
     ss[ply, SS_PATH_DEP] = path_dep
     if path_dep == 0 and not root:
-        flag = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
-        tt_store(tt, keys[n_ply, 0], keys[n_ply, 1], best_move if best > alpha0 else 0, best, depth, flag, ply,
-                 ctrl[C_AGE])
+        _store_tt(tt, keys, st, ctrl, best_move, best, alpha0, beta, depth, ply)
     return best
 
 

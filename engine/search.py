@@ -73,7 +73,6 @@ class SearchResult:
 MAX_TB_PV = 64              # plies of a tablebase PV shown
 ASPIRATION_DEPTH = 4        # iterations from this depth on start with a window around the last score,
 ASPIRATION_WINDOW = 40      # this wide on each side, doubled at each fail
-HISTORY_CARRY = 8           # a new search keeps the history divided by this: it still orders, but lightly
 
 
 class Searcher:
@@ -85,7 +84,7 @@ class Searcher:
         self.hash_mb = hash_mb
         self.tt = tt.new_table(hash_mb)
         self.game = None                    # the game of the work arrays (set by the first search)
-        self.ctrl = ab.new_work_arrays(1, (1, 1))[0]
+        self.ctrl = ab.new_work_arrays(1, 1)[0]
         self.age = 0
         self._thread: Optional[threading.Thread] = None
         self._timer: Optional[threading.Timer] = None
@@ -114,7 +113,7 @@ class Searcher:
         if game is not self.game:
             kernels = game.kernels()
             (ctrl, self.ss, self.pv, self.moves, self.order, self.history,
-             self.reps) = ab.new_work_arrays(kernels.MAX_MOVES, kernels.HISTORY_SHAPE)
+             self.reps) = ab.new_work_arrays(kernels.MAX_MOVES, kernels.HISTORY_SIZE)
             self.ctrl[:] = ctrl                 # the same array: stop() may hold it
             self.game = game
 
@@ -222,7 +221,6 @@ class Searcher:
         self.age = (self.age + 1) & 255
         ctrl, ss, pv = self.ctrl, self.ss, self.pv
         ctrl[ab.C_AGE] = self.age
-        self.history //= HISTORY_CARRY
         kernels.seed_repetitions(pos.st, pos.hist, pos.keys, self.reps)
         root = self.moves[0]                            # the root's moves, reordered by each iteration
         root[:len(allowed)] = allowed

@@ -15,10 +15,10 @@ from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, 
                     make_null_move, unmake_null_move)
 from .constants import MOVE_LIMIT_PLIES, NAME
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
-from .movegen import GEN_ALL, GEN_CAPTURES, generate, in_check, is_legal  # noqa: F401
+from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
 from .repetition import repetition_score  # noqa: F401
 
-HISTORY_SHAPE = (PIECE_CODES, NSQ)      # quiet-move history by (piece code, destination)
+HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
 
 
@@ -41,8 +41,15 @@ def capture_order(board, move):
 
 
 @njit(cache=True, inline="always")
+def captured_value(board, move):
+    """Nominal value of the piece a capture takes (quiescence's delta pruning)."""
+    return PIECE_VALUE[board[move_to(move)] & 7]
+
+
+@njit(cache=True, inline="always")
 def history_index(board, move):
-    return board[move_from(move)], move_to(move)
+    """The moving piece and its destination, as one index below HISTORY_SIZE."""
+    return board[move_from(move)] * NSQ + move_to(move)
 
 
 @njit(cache=True)
