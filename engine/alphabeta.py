@@ -38,7 +38,7 @@ GAME_INTERFACE = (
     "new_state", "ST_SIDE", "ST_PLY", "H_MOVE", "H_CLOCK", "H_CHECK", "NULL_MOVE", "GEN_ALL", "GEN_CAPTURES",
     "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
     "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "history_index",
-    "HISTORY_SIZE", "null_move_allowed", "no_move_score", "repetition_score", "move_limit_reached",
+    "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score", "move_limit_reached",
     "probe_tables", "tables_type",
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
@@ -58,6 +58,7 @@ SS_LEN = 7
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
 ORDER_KILLER = 1 << 28          # killers and the countermove just below the captures, quiets below them
+ORDER_LOSING_CAPTURE = -(1 << 27)   # captures that lose material (SEE < 0) come after the quiets
 ORDER_SEARCHED_QUIET = -(1 << 29)   # marks, once searched, the quiets a cut-off move punishes
 NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 
@@ -88,6 +89,8 @@ PARENT_FUTILITY_DEPTH = 6       # futility pruning of quiets when the reduced de
 PARENT_FUTILITY_BASE = 160      # score plus BASE + PER_PLY * reduced depth cannot reach alpha
 PARENT_FUTILITY_PER_PLY = 110
 QS_DELTA_MARGIN = 200           # quiescence: a capture that cannot lift the stand-pat score within this of alpha
+SEE_CAPTURE_MARGIN = 120        # shallow nodes skip captures losing more than this per ply of depth (SEE)
+SEE_QUIET_MARGIN = 25           # ... and quiets whose square loses more than this per reduced ply squared
 LMR_MIN_DEPTH = 3               # late-move reductions from this depth on, for quiets after the first move
 LMR_SIZE = 64, 256              # the reduction table covers depths and move numbers up to these
 
@@ -180,7 +183,10 @@ def _score_moves(board, moves, order, n, hash_move, killer1, killer2, counter, p
         if m == hash_move:
             order[i] = ORDER_HASH
         elif is_capture(board, m):
-            order[i] = ORDER_CAPTURE + capture_order(board, m)
+            if see_ge(board, m, 0):
+                order[i] = ORDER_CAPTURE + capture_order(board, m)
+            else:
+                order[i] = ORDER_LOSING_CAPTURE + capture_order(board, m)
         elif m == killer1:
             order[i] = ORDER_KILLER + 2
         elif m == killer2:
@@ -346,8 +352,10 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
         if not is_legal(board, st, m, checked):
             continue
         legal += 1
-        # Delta pruning: even winning the victim for nothing would leave us well below alpha.
-        if not checked and stand + captured_value(board, m) + QS_DELTA_MARGIN <= alpha:
+        # Delta pruning: even winning the victim for nothing would leave us well below alpha; and a capture
+        # that loses material (SEE) is no way to improve on standing pat.
+        if not checked and (stand + captured_value(board, m) + QS_DELTA_MARGIN <= alpha
+                            or order[ply, i] < ORDER_CAPTURE):
             continue
         _do_move(board, st, hist, keys, reps, m)
         score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply + 1,
@@ -499,13 +507,19 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         h = history_index(board, m)
         lmr = LMR[min(depth, LMR_SIZE[0] - 1), min(legal, LMR_SIZE[1] - 1)]
 
-        # Step 12. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored).
-        if (not root and not checked and not capture and best > -MATE_BOUND and depth < LMP_DEPTH
-                and quiet_order < ORDER_KILLER):
-            lmr_depth = max(depth - 1 - lmr, 0)
-            if ((legal > lmp_count or (lmr_depth < PARENT_FUTILITY_DEPTH and static + PARENT_FUTILITY_BASE
-                                       + PARENT_FUTILITY_PER_PLY * lmr_depth <= alpha))
-                    and not gives_check(board, st, m)):
+        # Step 12. Shallow-depth pruning (never of checks, never before a move has scored): late quiets, quiets
+        # that cannot reach alpha or that hang the piece, captures that lose too much material.
+        if not root and not checked and best > -MATE_BOUND and depth < LMP_DEPTH:
+            if not capture and quiet_order < ORDER_KILLER:
+                lmr_depth = max(depth - 1 - lmr, 0)
+                if ((legal > lmp_count
+                     or (lmr_depth < PARENT_FUTILITY_DEPTH and static + PARENT_FUTILITY_BASE
+                         + PARENT_FUTILITY_PER_PLY * lmr_depth <= alpha)
+                     or not see_ge(board, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
+                        and not gives_check(board, st, m)):
+                    continue
+            elif (capture and quiet_order < ORDER_CAPTURE
+                  and not see_ge(board, m, -SEE_CAPTURE_MARGIN * depth) and not gives_check(board, st, m)):
                 continue
 
         ss[ply, SS_MOVE] = m

@@ -16,7 +16,10 @@ def warm_all(game=None):
     search_once(pos, depth=3)
     if game is XIANGQI:
         from .xiangqi.movegen import gives_check, has_legal_move, is_attacked, move_buffer
+        from .xiangqi.see import see, see_ge
         pos.push("h2e2")
+        see(pos.board, pos.legal_moves()[0])
+        see_ge(pos.board, pos.legal_moves()[0], 0)
         gives_check(pos.board, pos.st, pos.legal_moves()[0])
         is_attacked(pos.board, 4, 1)
         has_legal_move(pos.board, pos.st, move_buffer())

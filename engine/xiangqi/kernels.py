@@ -17,6 +17,7 @@ from .constants import MOVE_LIMIT_PLIES, NAME
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
 from .repetition import repetition_score  # noqa: F401
+from .see import see_ge  # noqa: F401
 
 HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
