@@ -93,6 +93,7 @@ class Searcher:
         self._pondering = False
         self._soft_deadline: Optional[float] = None
         self._budget = None
+        self._search_id = 0                     # a hard-stop timer stops only the search that armed it
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -147,6 +148,8 @@ class Searcher:
         from .timeman import budget
         self.stop()
         self.wait()
+        with self._lock:
+            self._search_id += 1
         self._use_game(pos.game)
         self.ctrl[:] = 0
         self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else (1 << 62)
@@ -167,12 +170,21 @@ class Searcher:
             now = time.perf_counter()
             if self._budget.soft is not None:
                 self._soft_deadline = now + self._budget.soft
-                self._timer = threading.Timer(self._budget.hard, self._hard_stop)
+                self._timer = threading.Timer(self._budget.hard, self._hard_stop, args=(self._search_id,))
                 self._timer.daemon = True
                 self._timer.start()
 
-    def _hard_stop(self) -> None:
-        self.ctrl[ab.C_STOP] = 1
+    def _hard_stop(self, search_id: int) -> None:
+        # A timer armed by a ponderhit that came after its search had ended must not stop the next search.
+        with self._lock:
+            if search_id == self._search_id:
+                self.ctrl[ab.C_STOP] = 1
+
+    def _cancel_timer(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
     def stop(self) -> None:
         self._pondering = False
@@ -198,12 +210,11 @@ class Searcher:
         try:
             result = self._iterate(pos, limits, on_info, banned)
         finally:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._cancel_timer()
         # Under `go infinite` / `go ponder` the GUI must not get a bestmove before `stop` or `ponderhit`.
         while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
+        self._cancel_timer()                            # armed by a ponderhit while we waited
         on_done(result)
 
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:

@@ -88,3 +88,23 @@ def test_movetime_is_respected(searcher):
     t = time.perf_counter()
     result = search_once(Position(), movetime=0.3, searcher=searcher)
     assert 0.15 < time.perf_counter() - t < 1.0 and result.best
+
+
+def test_a_ponderhit_after_the_search_ended_does_not_stop_the_next_search(searcher):
+    """A ponder search that ends by itself (a mate found: `go ponder mate 1`) waits for ponderhit; the clock that
+    ponderhit then arms (hard limit 0.12 s here) must not stop the next search."""
+    try:
+        infos, out, done = [], [], threading.Event()
+        searcher.start(Position(PUZZLES[0]["fen"]), Limits(ponder=True, time_left=1.0, mate=1), infos.append,
+                       lambda r: (out.append(r), done.set()))
+        assert not done.wait(0.3) and infos and infos[-1].mate == 1
+        searcher.ponderhit()
+        assert done.wait(2.0) and out[0].best
+        out2, done2 = [], threading.Event()
+        searcher.start(Position(), Limits(infinite=True), lambda i: None, lambda r: (out2.append(r), done2.set()))
+        assert not done2.wait(0.5), "stopped by the previous search's clock"
+        searcher.stop()
+        assert done2.wait(2.0) and out2[0].best in Position().legal_move_names()
+    finally:                                                         # a failure leaves no search running
+        searcher.stop()
+        searcher.wait()
