@@ -92,6 +92,10 @@ class Searcher:
         self._pondering = False
         self._soft_deadline: Optional[float] = None
         self._budget = None
+        self._clock_start: Optional[float] = None  # perf_counter at go (at ponderhit when pondering)
+        self._best_moves: list = []             # each completed iteration's best move and score (time management)
+        self._scores: list[int] = []
+        self._search_id = 0                     # a hard-stop timer stops only the search that armed it
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -146,6 +150,8 @@ class Searcher:
         from .timeman import budget
         self.stop()
         self.wait()
+        with self._lock:
+            self._search_id += 1
         self._use_game(pos.game)
         self.ctrl[:] = 0
         self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else (1 << 62)
@@ -154,6 +160,7 @@ class Searcher:
         self._budget = budget(limits)
         self._start_time = time.perf_counter()
         self._soft_deadline = None
+        self._best_moves, self._scores = [], []
         if not self._pondering:
             self._arm_clock()
         self._thread = threading.Thread(target=self._run, args=(pos.copy(), limits, on_info, on_done,
@@ -165,13 +172,23 @@ class Searcher:
         with self._lock:
             now = time.perf_counter()
             if self._budget.soft is not None:
+                self._clock_start = now
                 self._soft_deadline = now + self._budget.soft
-                self._timer = threading.Timer(self._budget.hard, self._hard_stop)
+                self._timer = threading.Timer(self._budget.hard, self._hard_stop, args=(self._search_id,))
                 self._timer.daemon = True
                 self._timer.start()
 
-    def _hard_stop(self) -> None:
-        self.ctrl[ab.C_STOP] = 1
+    def _hard_stop(self, search_id: int) -> None:
+        # A timer armed by a ponderhit that came after its search had ended must not stop the next search.
+        with self._lock:
+            if search_id == self._search_id:
+                self.ctrl[ab.C_STOP] = 1
+
+    def _cancel_timer(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
     def stop(self) -> None:
         self._pondering = False
@@ -197,12 +214,11 @@ class Searcher:
         try:
             result = self._iterate(pos, limits, on_info, banned)
         finally:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._cancel_timer()
         # Under `go infinite` / `go ponder` the GUI must not get a bestmove before `stop` or `ponderhit`.
         while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
+        self._cancel_timer()                            # armed by a ponderhit while we waited
         on_done(result)
 
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
@@ -229,6 +245,8 @@ class Searcher:
         args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self.tablebases.arrays, ctrl, ss, pv, self.moves,
                 self.order, self.history, self.reps)
         max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
+        if len(allowed) == 1 and self._timed(limits):
+            max_depth = 1                               # the only move, on the clock: play it at once (timeman)
         best, info, score = int(root[0]), None, 0
         for depth in range(1, max_depth + 1):
             window = ASPIRATION_WINDOW
@@ -311,8 +329,17 @@ class Searcher:
                           time.perf_counter() - self._start_time, [move_name(m) for m in pv_moves],
                           int(tt_hashfull(self.tt, self.age)), int(self.ctrl[ab.C_TB_HITS]))
 
+    def _timed(self, limits: Limits) -> bool:
+        """Does only the time (a clock or movetime) end this search?  Not ``go depth``/``nodes``/``mate``/
+        ``infinite``: those ask for a search whatever the position."""
+        return (self._budget.soft is not None and not limits.infinite and limits.depth is None
+                and limits.nodes is None and limits.mate is None)
+
     def _done(self, info: SearchInfo, limits: Limits) -> bool:
-        """May the iterative deepening stop after this iteration?"""
+        """May the iterative deepening stop after this (completed) iteration?"""
+        from .timeman import may_start_iteration, scale_soft
+        self._best_moves.append(info.pv[0] if info.pv else None)
+        self._scores.append(info.score)
         if limits.mate is not None and info.mate is not None and 0 < info.mate <= limits.mate:
             return True
         if self._pondering:
@@ -320,10 +347,16 @@ class Searcher:
         if info.mate is not None and info.depth >= 2 * abs(info.mate) + 4 and not limits.depth:
             return True                                 # a proven mate: searching deeper changes nothing
         with self._lock:
-            deadline = self._soft_deadline
-        if deadline is not None and time.perf_counter() >= deadline:
-            return True
-        return False
+            deadline, clock_start = self._soft_deadline, self._clock_start
+        if deadline is None:
+            return False
+        now = time.perf_counter()
+        if self._budget.clock:
+            # On the clock: the soft limit scaled by the best move's stability and the score's trend, and no
+            # new iteration that would probably not finish before it.
+            soft = scale_soft(self._budget.soft, self._best_moves, self._scores, self._budget.hard)
+            return not may_start_iteration(now - clock_start, soft)
+        return now >= deadline                          # movetime: the whole time
 
 
 def search_once(pos, depth: int = None, movetime: float = None, nodes: int = None, searcher: Searcher = None):

@@ -1,4 +1,4 @@
-"""The search: known mates found with the right distance, banned moves, stopping, movetime.
+"""The search: known mates found with the right distance, banned moves, stopping, movetime, time management.
 (The transposition table is tested in test_tt.py, the time budgets in test_timeman.py.)"""
 import json
 import threading
@@ -91,3 +91,98 @@ def test_movetime_is_respected(searcher):
     t = time.perf_counter()
     result = search_once(Position(), movetime=0.3, searcher=searcher)
     assert 0.15 < time.perf_counter() - t < 1.0 and result.best
+
+
+# -- time management in the search (the budgets themselves: test_timeman.py) -----------------------------------
+# Black in check with a single evasion (f8f7), in a full middle game: any search deeper than 1 takes time.
+ONE_MOVE_FEN = "1rba1abnr/5k1R1/9/pc2p3p/2p3p2/8P/P1P1P1P2/N8/4K4/R1BA1AB2 b - - 1 9"
+
+
+def _run(searcher, pos, limits, stop_at_depth=None):
+    """Start a search; return (infos, result, seconds to on_done).  With ``stop_at_depth``: call stop() once an
+    iteration that deep has been reported (the search must not have ended before)."""
+    infos, out, done = [], [], threading.Event()
+    t = time.perf_counter()
+    searcher.start(pos, limits, infos.append, lambda r: (out.append(r), done.set()))
+    if stop_at_depth is not None:
+        deadline = time.perf_counter() + 10.0
+        while not any(i.depth >= stop_at_depth for i in infos) and time.perf_counter() < deadline:
+            time.sleep(0.005)
+        assert not done.is_set(), "the search ended before stop"
+        searcher.stop()
+    assert done.wait(20.0)
+    return infos, out[0], time.perf_counter() - t
+
+
+def test_a_ponderhit_after_the_search_ended_does_not_stop_the_next_search(searcher):
+    """A ponder search that ends by itself (a mate found: `go ponder mate 1`) waits for ponderhit; the clock that
+    ponderhit then arms (hard limit 0.12 s here) must not stop the next search."""
+    try:
+        infos, out, done = [], [], threading.Event()
+        searcher.start(Position(PUZZLES[0]["fen"]), Limits(ponder=True, time_left=1.0, mate=1), infos.append,
+                       lambda r: (out.append(r), done.set()))
+        assert not done.wait(0.3) and infos and infos[-1].mate == 1
+        searcher.ponderhit()
+        assert done.wait(2.0) and out[0].best
+        out2, done2 = [], threading.Event()
+        searcher.start(Position(), Limits(infinite=True), lambda i: None, lambda r: (out2.append(r), done2.set()))
+        assert not done2.wait(0.5), "stopped by the previous search's clock"
+        searcher.stop()
+        assert done2.wait(2.0) and out2[0].best in Position().legal_move_names()
+    finally:                                                         # a failure leaves no search running
+        searcher.stop()
+        searcher.wait()
+
+
+def test_one_legal_move_is_played_at_once(searcher):
+    pos = Position(ONE_MOVE_FEN)
+    assert pos.legal_move_names() == ["f8f7"]
+    search_once(pos, depth=1, searcher=searcher)                     # compiled and warm
+    # On the clock (budget: soft 2.7 s, hard 10.8 s) or with a movetime: one iteration, depth 1.
+    for limits in (Limits(time_left=60.0, increment=1.0), Limits(movetime=5.0)):
+        infos, result, seconds = _run(searcher, pos, limits)
+        assert [i.depth for i in infos] == [1] and result.best == "f8f7" and result.info.pv[0] == "f8f7", limits
+        assert seconds < 2.0, limits                                 # in fact a few ms
+    # Not when a depth, a node count or an endless search was asked for.
+    infos, result, _ = _run(searcher, pos, Limits(depth=4, time_left=60.0))
+    assert [i.depth for i in infos] == [1, 2, 3, 4] and result.best == "f8f7"
+    infos, result, _ = _run(searcher, pos, Limits(infinite=True), stop_at_depth=3)
+    assert result.best == "f8f7"
+
+
+def test_one_legal_move_while_pondering_waits_for_ponderhit(searcher):
+    """Pondering with a single move on the clock: one iteration, then no bestmove until ponderhit, and at once
+    after it."""
+    try:
+        infos, out, done = [], [], threading.Event()
+        searcher.start(Position(ONE_MOVE_FEN), Limits(ponder=True, time_left=60.0, increment=1.0), infos.append,
+                       lambda r: (out.append(r), done.set()))
+        assert not done.wait(0.3)
+        assert [i.depth for i in infos] == [1]
+        searcher.ponderhit()
+        assert done.wait(2.0) and out[0].best == "f8f7"
+    finally:                                                         # a failure leaves no search running
+        searcher.stop()
+        searcher.wait()
+
+
+def test_clock_search_stops_between_iterations_and_within_the_hard_limit(searcher):
+    from engine.timeman import budget
+    limits = Limits(time_left=10.0, increment=0.1)                    # soft 0.4 s, hard 1.6 s
+    searcher.new_game()
+    infos, result, seconds = _run(searcher, Position(), limits)
+    assert seconds < budget(limits).hard + 1.0
+    depths = [i.depth for i in infos]
+    assert depths == list(range(1, len(depths) + 1)) and len(depths) >= 3
+    assert result.best == result.info.pv[0] == infos[-1].pv[0] and result.best in Position().legal_move_names()
+
+
+def test_a_hard_stop_keeps_a_best_move_of_the_search(searcher):
+    """Cut in the middle of an iteration (movetime: the hard limit is the soft one), the move played is the last
+    completed iteration's, or the cut iteration's once one of its root moves has finished and beaten it; the
+    last info reported is that move's."""
+    searcher.new_game()
+    for fen in (Position().fen(), "2ba2b2/5k2r/9/CP7/7np/4p1B2/8P/N4A3/3K5/5A3 w - - 1 31"):
+        infos, result, _ = _run(searcher, Position(fen), Limits(movetime=0.25))
+        assert infos and result.best == result.info.pv[0] and result.info is infos[-1]
+        assert result.best in Position(fen).legal_move_names()

@@ -1,8 +1,10 @@
-"""Time management (engine.timeman.budget): soft and hard limits from the clock values of ``go``."""
+"""Time management (engine.timeman): soft and hard limits from the clock values of ``go`` (budget), the soft
+limit scaled by the search's progress (scale_soft), and when a new iteration may start."""
 import pytest
 
 from engine.search import Limits
-from engine.timeman import DEFAULT_MOVES_TO_GO, MOVE_OVERHEAD, budget
+from engine.timeman import (DEFAULT_MOVES_TO_GO, MOVE_OVERHEAD, NEXT_ITERATION_FRACTION, STABLE_MIN, budget,
+                            may_start_iteration, scale_soft)
 
 
 def test_time_budgets():
@@ -14,6 +16,8 @@ def test_time_budgets():
     assert 3.0 < last_move_before_control.hard < 5.0
     assert budget(Limits(movetime=1.0)).hard == pytest.approx(0.95)
     assert budget(Limits(depth=5)).hard is None
+    # Only a clock budget is scaled by the search: a fixed movetime is used whole.
+    assert budget(Limits(time_left=10.0)).clock and not budget(Limits(movetime=1.0)).clock
 
 
 def test_movetime_is_the_budget_less_the_overhead():
@@ -70,3 +74,68 @@ def test_hard_limit_keeps_the_reserve(left, inc, mtg):
     reserve = min(left * 0.5, MOVE_OVERHEAD + 0.02 * left)
     assert 0 < b.soft <= b.hard <= left - reserve
     assert b.hard <= left - MOVE_OVERHEAD
+
+
+# -- the soft limit scaled after each iteration ----------------------------------------------------------------
+# 10 s + 0.1 s: soft 0.4 s, hard 1.6 s.
+SOFT, HARD = 0.4, 1.6
+
+
+def test_no_history_no_change():
+    assert scale_soft(SOFT, ["h2e2"], [20], HARD) == pytest.approx(SOFT)
+    assert scale_soft(SOFT, ["h2e2", "h2e2"], [20, 20], HARD) == pytest.approx(SOFT)
+
+
+def test_a_stable_best_move_shortens_the_soft_limit():
+    scores = [20] * 8
+    by_run = [scale_soft(SOFT, ["b2e2"] * (8 - k) + ["h2e2"] * k, scores, HARD) for k in range(1, 9)]
+    # Stable for 1-2 iterations: no saving (a change 2 iterations ago still adds a little); 3: 10% less ...
+    assert by_run[1] >= SOFT and by_run[2] == pytest.approx(SOFT * 0.9 * (1 + 0.5 * 0.25))
+    assert by_run[3] < by_run[2] and by_run[4] < by_run[3] and by_run[5] < by_run[4]
+    # ... down to STABLE_MIN, reached after 7 iterations of the same move.
+    assert by_run[7] == pytest.approx(SOFT * STABLE_MIN) and by_run[6] == pytest.approx(SOFT * STABLE_MIN, rel=0.01)
+    assert 0.5 * SOFT <= min(by_run) < 0.6 * SOFT
+
+
+def test_a_changed_best_move_lengthens_it():
+    stable = ["h2e2"] * 9
+    assert scale_soft(SOFT, stable + ["b2e2"], [20] * 10, HARD) == pytest.approx(1.5 * SOFT)
+    # Two changes in a row: 1 + 0.5 * (1 + 0.5); a best move changing at every iteration tends to 2x.
+    assert scale_soft(SOFT, stable + ["b2e2", "h0g2"], [20] * 11, HARD) == pytest.approx(1.75 * SOFT)
+    flip = ["h2e2", "b2e2"] * 10
+    assert 1.99 * SOFT < scale_soft(SOFT, flip, [20] * 20, HARD) < 2.0 * SOFT
+    # A change long ago is forgotten: the move has been stable since.
+    assert scale_soft(SOFT, ["b2e2"] + ["h2e2"] * 9, [20] * 10, HARD) == pytest.approx(STABLE_MIN * SOFT, rel=0.01)
+
+
+def test_a_falling_score_lengthens_it_a_rising_one_shortens_it():
+    moves = ["h2e2", "b2e2", "b2e2"]            # no stability saving yet; a change one iteration ago: +25%
+    flat = scale_soft(SOFT, moves, [30, 30, 30])
+    assert flat == pytest.approx(1.25 * SOFT)
+    # The last score against the mean of the three before it (only two here): -15 cp -> +25%, -30 cp or more: +50%.
+    assert scale_soft(SOFT, moves, [30, 30, 15]) == pytest.approx(1.25 * flat)
+    assert scale_soft(SOFT, moves, [30, 30, 0]) == pytest.approx(1.5 * flat)
+    assert scale_soft(SOFT, moves, [30, 30, -500]) == pytest.approx(1.5 * flat)
+    assert scale_soft(SOFT, moves, [30, 30, 60]) == pytest.approx(0.8 * flat)
+    assert scale_soft(SOFT, moves, [30, 30, 45]) == pytest.approx(0.9 * flat)
+    # The mean smooths the odd/even swing of alpha-beta scores: 40, 10, 40 -> mean 30 before, last 20 (-10 cp:
+    # +1/6); the move stable for 4 iterations: -20%.
+    assert scale_soft(SOFT, ["h2e2"] * 4, [40, 10, 40, 20]) == pytest.approx(0.8 * (1 + 0.5 / 3) * SOFT)
+
+
+@pytest.mark.parametrize("moves, scores", [
+    (["h2e2", "b2e2"] * 8, [50, -50] * 8),                     # every change and every fall at once
+    (["h2e2"] * 9 + ["b2e2"], [40] * 9 + [-200]),
+    (["h2e2"] * 12, [0] * 12),
+])
+def test_never_beyond_the_hard_limit(moves, scores):
+    for n in range(1, len(moves) + 1):
+        scaled = scale_soft(SOFT, moves[:n], scores[:n], HARD)
+        assert 0.4 * SOFT <= scaled <= HARD
+        assert scale_soft(SOFT, moves[:n], scores[:n], hard=0.5) <= 0.5
+    assert scale_soft(SOFT, moves, scores) <= 3.0 * SOFT
+
+
+def test_a_new_iteration_starts_only_if_it_can_finish():
+    assert may_start_iteration(0.0, SOFT) and may_start_iteration(0.5 * SOFT, SOFT)
+    assert not may_start_iteration(NEXT_ITERATION_FRACTION * SOFT, SOFT) and not may_start_iteration(SOFT, SOFT)
