@@ -48,8 +48,8 @@ MAX_PLY = 96
 REP_MASK = 4095                 # the small hash of keys on the path has REP_MASK + 1 buckets
 
 C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_ROOT_DONE, C_TB_DEPTH, C_TB_HITS, \
-    C_ROOT_MOVES = range(11)
-CTRL_LEN = 11
+    C_ROOT_MOVES, C_ROOT_FIRST = range(12)
+CTRL_LEN = 12                   # C_ROOT_FIRST: the root searches its moves from this index on (MultiPV)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
 SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST = range(7)
@@ -280,12 +280,14 @@ def _update_quiet_stats(board, ss, history, ply, move, depth, moves, order, n_tr
 
 @kernel(inline="always")
 def _root_improved(ctrl, root_moves, i, move, score):
-    """A root move raised alpha: record it, and move it to the front for the next iteration."""
+    """A root move raised alpha: record it, and move it to the front of the moves searched (the next
+    iteration tries it first; with MultiPV, the earlier lines' moves stay before it)."""
     ctrl[C_BEST_MOVE] = move
     ctrl[C_BEST_SCORE] = score
-    for j in range(i, 0, -1):
+    first = ctrl[C_ROOT_FIRST]
+    for j in range(i, first, -1):
         root_moves[j] = root_moves[j - 1]
-    root_moves[0] = move
+    root_moves[first] = move
 
 
 @kernel(inline="always")
@@ -481,8 +483,10 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     my_order = order[ply]
     prev1 = _previous(ss, ply, 1)
     prev2 = _previous(ss, ply, 2)
+    first = 0
     if root:
         n = ctrl[C_ROOT_MOVES]
+        first = ctrl[C_ROOT_FIRST]
     else:
         n = generate_moves(board, st, my_moves, GEN_ALL)
         counter = history[HISTORY_SIZE + prev1] if prev1 >= 0 else 0
@@ -494,7 +498,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     legal = 0
     path_dep = 0
     lmp_count = (LMP_BASE + depth * depth) // (2 - improving)
-    for i in range(n):
+    for i in range(first, n):
         if root:
             m = my_moves[i]
         else:
@@ -560,7 +564,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         # Step 14. Keep the best; a cut-off ends the node.  The node's result depends on the path only if the
         # move that decided it does.
         if root:
-            ctrl[C_ROOT_DONE] = i + 1
+            ctrl[C_ROOT_DONE] = i + 1 - first
         if score > best:
             best = score
             best_move = m

@@ -44,6 +44,7 @@ class Limits:
     mate: Optional[int] = None              # search for a mate in this many moves
     infinite: bool = False
     ponder: bool = False
+    multipv: int = 1                        # lines to report (the best first)
 
 
 @dataclass
@@ -57,6 +58,7 @@ class SearchInfo:
     pv: list[str] = field(default_factory=list)
     hashfull: int = 0                       # per mille
     tbhits: int = 0                         # positions the endgame tables answered
+    multipv: int = 1                        # which line (1 = the best)
 
     @property
     def nps(self) -> int:
@@ -275,13 +277,38 @@ class Searcher:
                 pv_moves = [best]
             pv_moves = self._table_line(pos, pv_moves)
             info = self._info(depth, 0 if table_draw else score, pv_moves, move_name)
+            lines = [] if stopped else self._more_lines(kernels, args, depth, min(limits.multipv, len(allowed)),
+                                                        table_draw, pos, move_name)
             on_info(info)
+            for line in lines:
+                on_info(line)
             if stopped or self._done(info, limits):
                 break
         if info is None:                                # stopped before depth 1 completed: any legal move
             info = self._info(0, 0, [best], move_name)
         ponder = info.pv[1] if len(info.pv) > 1 else None
         return SearchResult(move_name(best), ponder, info)
+
+    def _more_lines(self, kernels, args, depth, count, table_draw, pos, move_name) -> list:
+        """MultiPV: lines 2..count at ``depth``, each the best of the root moves the earlier lines left, searched
+        with a full window (the root moves from index k on, ``C_ROOT_FIRST``).  Stops early when the search is
+        stopped; an unfinished line is not reported."""
+        ctrl, ss, pv = self.ctrl, self.ss, self.pv
+        lines = []
+        for k in range(1, count):
+            ctrl[ab.C_ROOT_FIRST] = k
+            ctrl[ab.C_SELDEPTH] = 0
+            value = int(kernels.pvs(*args, depth, 0, -INFINITE, INFINITE))
+            if ctrl[ab.C_STOP]:
+                break
+            line = [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]
+            if not line or line[0] != int(self.moves[0][k]):
+                line = [int(self.moves[0][k])]
+            info = self._info(depth, 0 if table_draw else value, self._table_line(pos, line), move_name)
+            info.multipv = k + 1
+            lines.append(info)
+        ctrl[ab.C_ROOT_FIRST] = 0
+        return lines
 
     def _root_tables(self, pos, allowed, move_name):
         """A root the tables know: the SearchResult to play (won or lost), or the moves that keep a draw (a new

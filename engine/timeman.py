@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 MOVE_OVERHEAD = 0.05          # seconds reserved per move for I/O and the GUI
-DEFAULT_MOVES_TO_GO = 30      # sudden death: plan as if this many moves remained
+DEFAULT_MOVES_TO_GO = 16      # sudden death: plan as if this many moves remained (the search stops early, see scale_soft)
 
 
 # The soft limit of a clock search, scaled after each iteration (scale_soft).

@@ -219,8 +219,7 @@ def test_uci_transcript(engine):
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
     assert [ln for ln in lines if ln.endswith("for now")] == [                # accepted, and said what happens
-        "info string Threads 4: searching with 1 thread for now",
-        "info string MultiPV 3: only the best line is reported for now"]
+        "info string Threads 4: searching with 1 thread for now"]
     engine.send("ucinewgame")
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     engine.send(f"position fen {fen} moves b0c2 b9c7")
@@ -358,6 +357,29 @@ def test_banmoves_are_respected(engine):
         engine.send("go depth 2")
         _, lines = engine.bestmove()
         assert parse_bestmove(lines[-1])[0] == "e6e5"
+
+
+def test_uci_multipv_reports_the_best_lines(engine):
+    """MultiPV 3: every iteration reports lines 1, 2, 3 with three different first moves, scores not rising
+    from line to line, and the bestmove is line 1's first move; back to 1, only line 1."""
+    started(engine, "uci")
+    engine.send("setoption name MultiPV value 3")
+    engine.send("position startpos")
+    engine.send("go depth 5")
+    _, lines = engine.bestmove()
+    last = {}
+    for ln in lines:
+        m = re.match(r"info depth (\d+) .*multipv (\d) score cp (-?\d+) .* pv (\S+)", ln)
+        if m and m.group(1) == "5":
+            last[int(m.group(2))] = (int(m.group(3)), m.group(4))
+    assert sorted(last) == [1, 2, 3], lines
+    assert len({move for _, move in last.values()}) == 3
+    assert last[1][0] >= last[2][0] >= last[3][0]
+    assert parse_bestmove(lines[-1])[0] == last[1][1]
+    engine.send("setoption name MultiPV value 1")
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    assert {re.search(r"multipv (\d+)", ln).group(1) for ln in lines if " multipv " in ln} == {"1"}
 
 
 def test_uci_searchmoves_restricts_the_root(engine):

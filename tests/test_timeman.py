@@ -9,7 +9,7 @@ from engine.timeman import (DEFAULT_MOVES_TO_GO, MOVE_OVERHEAD, NEXT_ITERATION_F
 
 def test_time_budgets():
     sudden_death = budget(Limits(time_left=10.0, increment=0.1))
-    assert 0.2 < sudden_death.soft < sudden_death.hard < 2.0
+    assert 0.2 < sudden_death.soft < sudden_death.hard < 0.4 * 10.0
     nearly_flagged = budget(Limits(time_left=0.1, increment=0.0))
     assert nearly_flagged.hard <= 0.06
     last_move_before_control = budget(Limits(time_left=5.0, movestogo=1))
@@ -29,12 +29,13 @@ def test_movetime_is_the_budget_less_the_overhead():
 
 
 def test_sudden_death_with_increment():
-    # 10 s + 0.1 s: reserve 0.05 + 2% = 0.25 s; usable 9.75 s over 30 moves plus 3/4 of the increment.
+    # 10 s + 0.1 s: reserve 0.05 + 2% = 0.25 s; usable 9.75 s over DEFAULT_MOVES_TO_GO moves, plus 3/4 of
+    # the increment.
     b = budget(Limits(time_left=10.0, increment=0.1))
-    assert b.soft == pytest.approx(9.75 / DEFAULT_MOVES_TO_GO + 0.075)           # 0.4 s
-    assert b.hard == pytest.approx(4 * b.soft)                                   # 1.6 s (< 40% of usable)
+    assert b.soft == pytest.approx(9.75 / DEFAULT_MOVES_TO_GO + 0.075)
+    assert b.hard == pytest.approx(4 * b.soft)                                   # (< 40% of usable)
     # The increment adds to the soft limit; without it the budget is smaller.
-    assert budget(Limits(time_left=10.0)).soft == pytest.approx(0.325)
+    assert budget(Limits(time_left=10.0)).soft == pytest.approx(9.75 / DEFAULT_MOVES_TO_GO)
     # A long clock: the hard limit is 40% of the usable time when that is below four soft limits.
     big_inc = budget(Limits(time_left=2.0, increment=1.0))
     usable = 2.0 - (MOVE_OVERHEAD + 0.04)

@@ -1,11 +1,11 @@
 """UCI, in the dialect Pikafish (and Fairy-Stockfish with ``UCI_Variant xiangqi``) speak for xiangqi.
 
 Moves are ``a0``-``i9`` coordinates, rank 0 = Red's back rank (the ICCS form UCCI uses); Red is "white" for
-``wtime``/``winc``.  Replies follow Stockfish: ``info depth D seldepth S multipv 1 score cp|mate ... nodes
+``wtime``/``winc``.  Replies follow Stockfish: ``info depth D seldepth S multipv K score cp|mate ... nodes
 nps hashfull time pv``; with no legal move ``info depth 0 score mate 0`` then ``bestmove (none)``; a ``stop``
 with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search is restricted to those moves)
-and ``perft N``.  Options: Hash, Threads (any value accepted, one thread used), Ponder, MultiPV (one line is
-searched for now), UCI_Variant (``xiangqi``; others are refused), Clear Hash, and the endgame tables:
+and ``perft N``.  Options: Hash, Threads (any value accepted, one thread used), Ponder, MultiPV (K lines per
+iteration, the best first; ``bestmove`` is line 1's), UCI_Variant (``xiangqi``; others are refused), Clear Hash, and the endgame tables:
 EGTBPath (directories separated by ``;`` or ``:``; empty: the project's ``tablebases/``), EGTBCache (MB of
 decompressed chunks), EGTBProbeDepth (UCCI's egtbply: the disk is read only with at least this many plies of
 search left).  ``info`` carries ``tbhits`` when the tables answered.
@@ -25,8 +25,7 @@ MAX_MULTIPV = 500
 VARIANTS = ("xiangqi",)
 # Spin options whose values are all accepted though only 1 is honoured for now: option -> (name as advertised,
 # maximum, what happens instead of a larger value)
-ONE_FOR_NOW = {"threads": ("Threads", MAX_THREADS, "searching with 1 thread"),
-               "multipv": ("MultiPV", MAX_MULTIPV, "only the best line is reported")}
+ONE_FOR_NOW = {"threads": ("Threads", MAX_THREADS, "searching with 1 thread")}
 
 OPTION_LINES = [
     f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
@@ -124,6 +123,8 @@ class UciDialect(Dialect):
             self.options[name] = n
             if n > 1:
                 self.out.line(f"info string {label} {n}: {instead} for now")
+        elif name == "multipv":
+            self.options["multipv"] = parse_int(text, "MultiPV", 1, MAX_MULTIPV)
         elif name == "ponder":
             self.options["ponder"] = parse_bool(text, "Ponder")
         elif name == "uci_variant":
@@ -156,7 +157,7 @@ class UciDialect(Dialect):
             bad = [m for m in req.searchmoves if m not in legal]
             if bad:
                 raise CommandError(f"searchmoves: not legal here: {sanitize(' '.join(bad))}")
-        self.start_search(req.limits, searchmoves=req.searchmoves)
+        self.start_search(dict(req.limits, multipv=self.options["multipv"]), searchmoves=req.searchmoves)
 
     # -- replies --------------------------------------------------------------------------------------------
     def no_move_reply(self):
@@ -164,7 +165,8 @@ class UciDialect(Dialect):
 
     def format_info(self, info):
         score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
-        line = (f"info depth {info.depth} seldepth {max(info.seldepth, info.depth)} multipv 1 score {score} "
+        line = (f"info depth {info.depth} seldepth {max(info.seldepth, info.depth)} multipv {info.multipv} "
+                f"score {score} "
                 f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} tbhits {info.tbhits} "
                 f"time {int(info.time * 1000)}")
         if info.pv:
