@@ -89,8 +89,6 @@ PARENT_FUTILITY_DEPTH = 6       # futility pruning of quiets when the reduced de
 PARENT_FUTILITY_BASE = 160      # score plus BASE + PER_PLY * reduced depth cannot reach alpha
 PARENT_FUTILITY_PER_PLY = 110
 QS_DELTA_MARGIN = 200           # quiescence: a capture that cannot lift the stand-pat score within this of alpha
-SEE_CAPTURE_MARGIN = 120        # shallow nodes skip captures losing more than this per ply of depth (SEE)
-SEE_QUIET_MARGIN = 25           # ... and quiets whose square loses more than this per reduced ply squared
 LMR_MIN_DEPTH = 3               # late-move reductions from this depth on, for quiets after the first move
 LMR_SIZE = 64, 256              # the reduction table covers depths and move numbers up to these
 
@@ -511,19 +509,13 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         h = history_index(board, m)
         lmr = LMR[min(depth, LMR_SIZE[0] - 1), min(legal, LMR_SIZE[1] - 1)]
 
-        # Step 12. Shallow-depth pruning (never of checks, never before a move has scored): late quiets, quiets
-        # that cannot reach alpha or that hang the piece, captures that lose too much material.
-        if not root and not checked and best > -MATE_BOUND and depth < LMP_DEPTH:
-            if not capture and quiet_order < ORDER_KILLER:
-                lmr_depth = max(depth - 1 - lmr, 0)
-                if ((legal > lmp_count
-                     or (lmr_depth < PARENT_FUTILITY_DEPTH and static + PARENT_FUTILITY_BASE
-                         + PARENT_FUTILITY_PER_PLY * lmr_depth <= alpha)
-                     or not see_ge(board, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
-                        and not gives_check(board, st, m)):
-                    continue
-            elif (capture and quiet_order < ORDER_CAPTURE
-                  and not see_ge(board, m, -SEE_CAPTURE_MARGIN * depth) and not gives_check(board, st, m)):
+        # Step 12. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored).
+        if (not root and not checked and not capture and best > -MATE_BOUND and depth < LMP_DEPTH
+                and quiet_order < ORDER_KILLER):
+            lmr_depth = max(depth - 1 - lmr, 0)
+            if ((legal > lmp_count or (lmr_depth < PARENT_FUTILITY_DEPTH and static + PARENT_FUTILITY_BASE
+                                       + PARENT_FUTILITY_PER_PLY * lmr_depth <= alpha))
+                    and not gives_check(board, st, m)):
                 continue
 
         ss[ply, SS_MOVE] = m
