@@ -1,11 +1,16 @@
 """The search kernels, written once for every game (a template, see ``engine.kernel``): principal-variation
 alpha-beta with quiescence.
 
-Ingredients: transposition table (``tt``), check extension, null-move pruning guarded for endings without
-pieces, reverse futility at shallow depth, late-move reductions, mate-distance pruning; move ordering hash move
--> captures by MVV/LVA -> two killers per ply -> history; repetitions found through a small hash of the keys on
-the path and judged by the game's rules (xiangqi: the Asian rules).  Scores that depend on the path
-(repetitions, the move limit) are never stored in the table.
+Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also
+in quiescence), mate-distance pruning, tablebase probes, static evaluation and "improving", check extension,
+razoring, reverse futility, null move reduced by depth and by the margin over beta (guarded for endings
+without pieces), internal iterative reduction, late-move and futility pruning of quiet moves, late-move
+reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE).  Move ordering:
+hash move -> winning and equal captures by MVV/LVA -> two killers and the countermove -> quiets by butterfly
+and continuation history -> losing captures.  Repetitions are found through a small hash of the keys on the
+path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends on the path (a
+repetition, the move limit) is never stored in the table, nor the result of a node whose deciding move led to
+one.
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
 order of the previous iteration; the best one found is moved to the front.
@@ -18,7 +23,8 @@ All state lives in arrays made once by the Python driver (``engine.search``):
 
 * ``ctrl`` int64[CTRL_LEN]: stop flag, node counter and limit, selective depth, table age, root results,
   the number of root moves, the tablebase disk depth and hit counter
-* ``ss``   int32[MAX_PLY + 2, SS_LEN]: per ply the two killers, the PV length, the "path-dependent" flag
+* ``ss``   int32[MAX_PLY + 2, SS_LEN]: per ply the two killers, the PV length, the "path-dependent" flag,
+  the static evaluation, the move played and its history index
 * ``pv``   int32[MAX_PLY + 2, MAX_PLY + 2]: triangular PV table
 * ``moves``/``order`` int32[MAX_PLY + 2, game's MAX_MOVES]: move lists and their ordering scores, one row per ply
 * ``history`` int32[history_size(game's HISTORY_SIZE)]: quiet-move histories and countermoves (see below)
