@@ -18,8 +18,8 @@ its piece onto the square and empties the square it came from), never from a lis
 * horses need their leg empty and elephants their eye (and cannot cross the river), advisors and generals keep
   to the palace, soldiers move forward and, once across the river, sideways (the geometry tables);
 * the general captures by stepping only (the flying-general rule makes no captures), and only onto a square the
-  opponent then does not attack, the facing general included (``_general_attacked``: movegen's ``king_attacked``
-  on the exchange's board): so its capture always ends the exchange, and nothing ever captures a general.
+  opponent then does not attack, the facing general included (movegen's ``king_attacked`` test on the
+  exchange's board): so its capture always ends the exchange, and nothing ever captures a general.
 
 Order of capture: the general first whenever it can take safely (it wins the piece and ends the exchange: the
 best any capture can do, since after any other the opponent could stop), otherwise the least valuable attacker:
@@ -44,9 +44,9 @@ import numpy as np
 from numba import njit
 
 from ..kernel import move_from, move_to
-from .board import (KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT, RAYS, KING_TO, ADVISOR_TO,
-                    ELEPHANT_TO, ELEPHANT_EYE, HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM)
+from .board import KING, BLACK_BIT, KING_TO
 from .evaluate import PIECE_VALUE
+from .movegen import attacker
 
 # The board during an exchange: a piece that has captured leaves its square holding minus its code (read as empty
 # by every test here), and the square's bit in a 90-bit set (two uint64) says where to put it back.  No array is
@@ -68,104 +68,10 @@ _SHIFT = np.uint64(58)
 
 
 @njit(cache=True, inline="always")
-def _least_attacker(board, to, side):
-    """Square of ``side``'s least valuable piece other than its general that can capture on ``to`` now, or -1.
-    The tables are indexed in place: slicing them costs numba its constants."""
-    base = side * BLACK_BIT
-    pawn = base + PAWN
-    for i in range(3):
-        s = PAWN_FROM[side, to, i]
-        if s < 0:
-            break
-        if board[s] == pawn:
-            return s
-    advisor = base + ADVISOR
-    for i in range(4):
-        s = ADVISOR_TO[to, i]
-        if s < 0:
-            break
-        if board[s] == advisor:
-            return s
-    elephant = base + ELEPHANT
-    for i in range(4):
-        s = ELEPHANT_TO[to, i]
-        if s < 0:
-            break
-        if board[s] == elephant and board[ELEPHANT_EYE[to, i]] <= 0:
-            return s
-    horse = base + HORSE
-    for i in range(8):
-        s = HORSE_FROM[to, i]
-        if s < 0:
-            break
-        if board[s] == horse and board[HORSE_FROM_LEG[to, i]] <= 0:
-            return s
-    rook = base + ROOK
-    cannon = base + CANNON
-    rook_sq = -1
-    for d in range(4):
-        screened = False
-        for i in range(10):
-            s = RAYS[to, d, i]
-            if s < 0:
-                break
-            p = board[s]
-            if p <= 0:
-                continue
-            if not screened:
-                if p == rook and rook_sq < 0:
-                    rook_sq = s
-                screened = True
-            else:
-                if p == cannon:
-                    return s
-                break
-    return rook_sq
-
-
-@njit(cache=True, inline="always")
-def _general_attacked(board, sq, by):
-    """Could ``by`` take a general standing on ``sq``: a rook, cannon, horse or soldier, or its own general facing
-    it along an open file?  (``movegen.king_attacked``, reading vacated squares as empty; advisors, elephants and
-    the general's step never reach the other palace.)"""
-    base = by * BLACK_BIT
-    rook, cannon, king, horse, pawn = base + ROOK, base + CANNON, base + KING, base + HORSE, base + PAWN
-    for d in range(4):
-        screened = False
-        for i in range(10):
-            s = RAYS[sq, d, i]
-            if s < 0:
-                break
-            p = board[s]
-            if p <= 0:
-                continue
-            if not screened:
-                if p == rook or p == king:
-                    return True
-                screened = True
-            else:
-                if p == cannon:
-                    return True
-                break
-    for i in range(8):
-        h = HORSE_FROM[sq, i]
-        if h < 0:
-            break
-        if board[h] == horse and board[HORSE_FROM_LEG[sq, i]] <= 0:
-            return True
-    for i in range(3):
-        s = PAWN_FROM[by, sq, i]
-        if s < 0:
-            break
-        if board[s] == pawn:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
 def _next_capturer(board, to, side):
     """Square of the piece ``side`` captures with next on ``to``, or -1: its general if it can take safely (the
-    square then unattacked, facing general included), else its least valuable attacker."""
+    square then unattacked, facing general included: ``king_attacked``'s test), else its least valuable attacker
+    (movegen's ``attacker`` answers both)."""
     king = side * BLACK_BIT + KING
     for i in range(4):
         s = KING_TO[to, i]
@@ -175,13 +81,21 @@ def _next_capturer(board, to, side):
             on = board[to]
             board[s] = 0
             board[to] = king
-            unsafe = _general_attacked(board, to, side ^ 1)
+            unsafe = attacker(board, to, side ^ 1, True, False) >= 0
             board[s] = king
             board[to] = on
             if not unsafe:
                 return s
             break
-    return _least_attacker(board, to, side)
+    return attacker(board, to, side, False, True)
+
+
+@njit(cache=True, inline="always")
+def _add_square(lo, hi, s):
+    """The set of squares pieces have captured from (``lo``, ``hi``), with ``s`` added."""
+    if s < 64:
+        return lo | (_ONE << np.uint64(s)), hi
+    return lo, hi | (_ONE << np.uint64(s - 64))
 
 
 @njit(cache=True, inline="always")
@@ -243,10 +157,7 @@ def see(board, move):
             break
         p = board[s]
         board[s] = -p
-        if s < 64:
-            lo |= _ONE << np.uint64(s)
-        else:
-            hi |= _ONE << np.uint64(s - 64)
+        lo, hi = _add_square(lo, hi, s)
         board[to] = p
         if stm == us:
             balance += on_value
@@ -285,10 +196,7 @@ def see_ge(board, move, threshold):
         p = board[s]
         on_value = PIECE_VALUE[board[to] & 7]
         board[s] = -p
-        if s < 64:
-            lo |= _ONE << np.uint64(s)
-        else:
-            hi |= _ONE << np.uint64(s - 64)
+        lo, hi = _add_square(lo, hi, s)
         board[to] = p
         stm ^= 1
         if stm == us:
