@@ -181,7 +181,6 @@ def _previous(ss, ply, back):
 def _score_moves(board, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history):
     """Ordering scores: the table's move, captures by MVV/LVA, killers and the countermove, then quiets by
     their butterfly and continuation histories."""
-    size = HISTORY_SIZE
     for i in range(n):
         m = moves[i]
         if m == hash_move:
@@ -198,20 +197,15 @@ def _score_moves(board, moves, order, n, hash_move, killer1, killer2, counter, p
         elif m == counter:
             order[i] = ORDER_KILLER
         else:
-            h = history_index(board, m)
-            score = 2 * history[h]
-            if prev1 >= 0:
-                score += history[2 * size + prev1 * size + h]
-            if prev2 >= 0:
-                score += history[2 * size + prev2 * size + h]
-            order[i] = score
+            order[i] = _quiet_history(history, history_index(board, m), prev1, prev2)
 
 
 @kernel(inline="always")
-def _quiet_stat(history, h, prev1, prev2):
-    """A quiet move's combined history (LMR adjusts its reduction by it)."""
+def _quiet_history(history, h, prev1, prev2):
+    """A quiet move's combined history: butterfly (twice) plus continuation after the last two moves.  It
+    orders the quiets, and LMR adjusts their reductions by it."""
     size = HISTORY_SIZE
-    score = 2 * history[h] - STAT_OFFSET
+    score = 2 * history[h]
     if prev1 >= 0:
         score += history[2 * size + prev1 * size + h]
     if prev2 >= 0:
@@ -542,7 +536,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                     r += 1
                 if not improving:
                     r += 1
-                stat = _quiet_stat(history, h, prev1, prev2)
+                stat = _quiet_history(history, h, prev1, prev2) - STAT_OFFSET
                 r -= stat // STAT_DIVISOR if stat >= 0 else -((-stat) // STAT_DIVISOR)
                 r = max(0, min(r, depth - 2))
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,

@@ -272,10 +272,7 @@ class Searcher:
                 break
             best = int(root[0])
             score = value if not stopped else int(ctrl[ab.C_BEST_SCORE])
-            pv_moves = [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]
-            if not pv_moves or pv_moves[0] != best:
-                pv_moves = [best]
-            pv_moves = self._table_line(pos, pv_moves)
+            pv_moves = self._table_line(pos, self._root_line(best))
             info = self._info(depth, 0 if table_draw else score, pv_moves, move_name)
             lines = [] if stopped else self._more_lines(kernels, args, depth, min(limits.multipv, len(allowed)),
                                                         table_draw, pos, move_name)
@@ -289,11 +286,16 @@ class Searcher:
         ponder = info.pv[1] if len(info.pv) > 1 else None
         return SearchResult(move_name(best), ponder, info)
 
+    def _root_line(self, best: int) -> list:
+        """The PV the last root search left, if it starts with ``best`` (a stopped search may not have one)."""
+        line = [int(m) for m in self.pv[0, :max(1, self.ss[0, ab.SS_PV_LEN])]]
+        return line if line and line[0] == best else [best]
+
     def _more_lines(self, kernels, args, depth, count, table_draw, pos, move_name) -> list:
         """MultiPV: lines 2..count at ``depth``, each the best of the root moves the earlier lines left, searched
         with a full window (the root moves from index k on, ``C_ROOT_FIRST``).  Stops early when the search is
         stopped; an unfinished line is not reported."""
-        ctrl, ss, pv = self.ctrl, self.ss, self.pv
+        ctrl = self.ctrl
         lines = []
         for k in range(1, count):
             ctrl[ab.C_ROOT_FIRST] = k
@@ -301,10 +303,8 @@ class Searcher:
             value = int(kernels.pvs(*args, depth, 0, -INFINITE, INFINITE))
             if ctrl[ab.C_STOP]:
                 break
-            line = [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]
-            if not line or line[0] != int(self.moves[0][k]):
-                line = [int(self.moves[0][k])]
-            info = self._info(depth, 0 if table_draw else value, self._table_line(pos, line), move_name)
+            line = self._table_line(pos, self._root_line(int(self.moves[0][k])))
+            info = self._info(depth, 0 if table_draw else value, line, move_name)
             info.multipv = k + 1
             lines.append(info)
         ctrl[ab.C_ROOT_FIRST] = 0

@@ -35,48 +35,39 @@ def sample(count, seed, plies=100, capture_bias=0.3):
     return np.array(boards), np.array(rows, np.int64), np.array(moves, np.int32), np.array(capture)
 
 
-@njit(cache=True)
-def _run_see(boards, rows, moves, reps):
-    total = 0
-    for _ in range(reps):
-        for i in range(moves.size):
-            total += see(boards[rows[i]], moves[i])
-    return total
+LOOP_ONLY, SEE, SEE_GE = 0, 1, 2
 
 
 @njit(cache=True)
-def _run_see_ge(boards, rows, moves, reps):
+def _run(boards, rows, moves, reps, what):
+    """Call ``what`` (see, see_ge(0), or nothing but reading the target square, so the loop is not optimised
+    away) on every move ``reps`` times; the same loop for all three, so the loop alone can be subtracted."""
     total = 0
     for _ in range(reps):
         for i in range(moves.size):
-            total += see_ge(boards[rows[i]], moves[i], 0)
+            if what == SEE:
+                total += see(boards[rows[i]], moves[i])
+            elif what == SEE_GE:
+                total += see_ge(boards[rows[i]], moves[i], 0)
+            else:
+                total += boards[rows[i]][moves[i] & 127]
     return total
 
 
-@njit(cache=True)
-def _run_empty(boards, rows, moves, reps):
-    """The loop alone (reads the board's target square so nothing is optimised away)."""
-    total = 0
-    for _ in range(reps):
-        for i in range(moves.size):
-            total += boards[rows[i]][moves[i] & 127]
-    return total
-
-
-def per_call(kernel, boards, rows, moves, seconds):
+def per_call(what, boards, rows, moves, seconds):
     """Nanoseconds a call: the fastest of several timed runs (the machine is shared: the minimum is the
     measurement least disturbed by other processes)."""
-    kernel(boards, rows, moves, 1)                      # compile / load
+    _run(boards, rows, moves, 1, what)                      # compile / load
     reps, elapsed = 1, 0.0
     while elapsed < 0.05:
         reps *= 2
         t = time.perf_counter()
-        kernel(boards, rows, moves, reps)
+        _run(boards, rows, moves, reps, what)
         elapsed = time.perf_counter() - t
     best, spent = elapsed, 0.0
     while spent < seconds:
         t = time.perf_counter()
-        kernel(boards, rows, moves, reps)
+        _run(boards, rows, moves, reps, what)
         elapsed = time.perf_counter() - t
         best, spent = min(best, elapsed), spent + elapsed
     return best / (reps * moves.size) * 1e9
@@ -93,9 +84,9 @@ def main():
     boards, rows, moves, capture = sample(args.positions, args.seed, args.plies, args.capture_bias)
     for label, mask in (("captures", capture), ("quiet moves", ~capture)):
         r, m = rows[mask], moves[mask]
-        base = per_call(_run_empty, boards, r, m, args.seconds)
-        a = per_call(_run_see, boards, r, m, args.seconds)
-        b = per_call(_run_see_ge, boards, r, m, args.seconds)
+        base = per_call(LOOP_ONLY, boards, r, m, args.seconds)
+        a = per_call(SEE, boards, r, m, args.seconds)
+        b = per_call(SEE_GE, boards, r, m, args.seconds)
         print(f"{label:12s} {m.size:7d} moves: see {a - base:6.1f} ns/call, see_ge(0) {b - base:6.1f} ns/call "
               f"(loop overhead {base:.1f} ns subtracted)")
 
