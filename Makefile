@@ -26,12 +26,14 @@ play: setup
 test: setup
 	$(BIN)/python -m pytest -n 2 -q tests
 
-# The quick benchmarks (about 5 minutes on 2 quiet cores), ours beside Fairy-Stockfish's in the same run:
-# move generation (perft), mate puzzles at 1 s, search speed at 2 s a position and the `shuai bench` signature,
+# The quick benchmarks (about 6 minutes on 2 quiet cores), ours beside Fairy-Stockfish's in the same run:
+# move generation (perft), mate puzzles at 1 s (and ours within node budgets, alone), search speed at 2 s a
+# position and the `shuai bench` signature,
 # and start-up (seconds to ucciok and readyok, numba's cache warm and cold).
 bench: setup
 	$(BIN)/python scripts/bench_perft.py
 	$(BIN)/python scripts/bench_mates.py --movetime 1000
+	$(BIN)/python scripts/bench_mates_nodes.py
 	$(BIN)/python scripts/bench_search.py --movetime 2000
 	$(BIN)/python scripts/bench_startup.py
 
