@@ -357,10 +357,11 @@ class Searcher:
                           int(tt_hashfull(self.tt, self.age)), int(self.ctrl[ab.C_TB_HITS]))
 
     def _timed(self, limits: Limits) -> bool:
-        """Does only the time (a clock or movetime) end this search?  Not ``go depth``/``nodes``/``mate``/
-        ``infinite``: those ask for a search whatever the position."""
-        return (self._budget.soft is not None and not limits.infinite and limits.depth is None
-                and limits.nodes is None and limits.mate is None)
+        """Does the clock alone end this search?  Not ``go movetime``/``depth``/``nodes``/``mate``/``infinite``:
+        those ask for a search of that size whatever the position (an analyser or a puzzle set wants the score
+        of the only move too), as Stockfish manages time only under a clock."""
+        return (self._budget.soft is not None and limits.movetime is None and not limits.infinite
+                and limits.depth is None and limits.nodes is None and limits.mate is None)
 
     def _done(self, info: SearchInfo, limits: Limits) -> bool:
         """May the iterative deepening stop after this (completed) iteration?"""
