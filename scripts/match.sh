@@ -27,7 +27,10 @@ if [ -n "$SHUAI_REV" ]; then
     rev=$(git rev-parse --short "$SHUAI_REV")
     SHUAI_DIR=$OUT/shuai-$rev
     if [ ! -d "$SHUAI_DIR" ]; then
-        mkdir -p "$SHUAI_DIR.tmp" && git archive "$rev" | tar -x -C "$SHUAI_DIR.tmp" && mv "$SHUAI_DIR.tmp" "$SHUAI_DIR"
+        mkdir -p "$SHUAI_DIR.tmp" && git archive "$rev" | tar -x -C "$SHUAI_DIR.tmp"
+        # The tables are built, not committed: the exported engine plays with the ones built here.
+        cp tablebases/*.xtb "$SHUAI_DIR.tmp/tablebases/" 2>/dev/null || true
+        mv "$SHUAI_DIR.tmp" "$SHUAI_DIR"
     fi
     PYABS=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
     # Run from $SHUAI_DIR: `python -m engine` imports the exported copy.  `env -u`: the match runner imports the
