@@ -8,12 +8,14 @@
 #   GAMES [20000]          the most games before the test gives up undecided
 #   CONCURRENCY [2]        games at once (2 on a 2-core machine: the clocks are real, leave the machine alone)
 #   OUT [/tmp/shuai-sprt]  PGN, engine traffic and the summary
+#   RESUME [none]          W,D,L of an earlier run of the same pair (new engine's view): the test goes on from
+#                          there with the next openings (a small gain needs thousands of games: several sittings)
 # Both engines are frozen copies (the working tree as it is now, uncommitted edits included, and BASE), each
 # with its own numba cache, warmed before the first game; both play every opening of tests/data/openings.epd
 # with each colour.  The summary ends with the SPRT verdict, the Elo with its 95% error, and the games played.
 set -e
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,12p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,16p' "$0"; exit 2; }
 BASE=$(git rev-parse --short "$1")
 TC=${TC:-2+0.02}
 ELO0=${ELO0:-0}
@@ -49,4 +51,4 @@ echo "SPRT $NEW (working tree) vs $BASE at $TC, elo0=$ELO0 elo1=$ELO1, up to $GA
     --engine "name=base-$BASE dir=$OUT/shuai-$BASE cmd='$ENGINE'" \
     --games "$GAMES" --tc "$TC" --concurrency "$CONCURRENCY" \
     --openings tests/data/openings.epd --sprt "elo0=$ELO0 elo1=$ELO1" \
-    --event "sprt $name" --pgn "$OUT/$name.pgn" | tee "$OUT/$name.txt"
+    ${RESUME:+--resume "$RESUME"} --event "sprt $name" --pgn "$OUT/$name.pgn" | tee "$OUT/$name.txt"

@@ -165,6 +165,13 @@ def test_schedule_swaps_colours_per_opening():
     assert pair01 == [(0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1)]
 
 
+
+def test_schedule_resumed_goes_on_with_the_next_openings():
+    book = [parse_opening("startpos"), parse_opening("startpos moves h2e2"), parse_opening("startpos moves b2e2")]
+    jobs = schedule(2, 3, book, first=3)
+    assert [(j.number, j.red, j.black, j.opening_index) for j in jobs] == [(4, 1, 0, 1), (5, 0, 1, 2), (6, 1, 0, 2)]
+
+
 # ---------------------------------------------------------------------------------------------------------
 # PGN
 # ---------------------------------------------------------------------------------------------------------
@@ -317,6 +324,19 @@ def test_sprt_stops_the_match(tmp_path):
     assert "H1 accepted" in summary(res, sprt)
 
 
+def test_resumed_sprt_counts_the_earlier_games(tmp_path):
+    # 20 wins carried over from an earlier sitting: two more decide, where 22 fresh games were needed above.
+    sprt = Sprt.parse("elo0=0 elo1=5")
+    res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci", "illegal", 0)], games=40, concurrency=1,
+                                sprt=sprt, resume=(20, 0, 0))
+    assert res.sprt_decision == "H1" and len(res.records) == 2 and len(pgn) == 2
+    assert any(l.startswith("SPRT: LLR 3.07") for l in lines)
+    assert "Score of Fake-ucci-none vs Fake-ucci-illegal: 22 - 0 - 0" in summary(res, sprt)
+    assert [int(g.tags["Round"]) for g in pgn] == [21, 22]     # numbered on from the earlier sitting
+    with pytest.raises(ValueError, match="resume"):
+        run_match(tmp_path, [fake("ucci"), fake("ucci"), fake("ucci")], resume=(1, 0, 0))
+
+
 def test_cli_match(tmp_path):
     from engine.match.cli import match
     a = " ".join(FAKE) + " --proto ucci"
@@ -331,6 +351,8 @@ def test_cli_match(tmp_path):
     assert len(parse_pgn(pgn.read_text())) == 2
     bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "fast"])
     assert bad.exit_code == 2 and "bad time control" in bad.output
+    bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "1", "--resume", "3,1"])
+    assert bad.exit_code == 2 and "bad --resume '3,1'" in bad.output
 
 
 def test_cli_import_is_light():

@@ -44,12 +44,16 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
                    "compile at start-up).  When the protocol is guessed, a wrong guess is given up after 5 s.")
 @click.option("--shuffle/--no-shuffle", default=False, help="Shuffle the openings (with --seed).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --shuffle.")
+@click.option("--resume", default=None, metavar="W,D,L",
+              help="Go on with an earlier run of the same two engines that ended with W wins, D draws and L "
+                   "losses for the first: they count in the score, Elo and SPRT, and the schedule goes on with "
+                   "the openings after its W+D+L games (an SPRT can span several sittings).")
 @click.option("--event", default="shuai match", show_default=True, help="PGN Event tag.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write all engine traffic to this file.")
 @click.argument("extra", nargs=-1, metavar="")
 def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, margin, hang_timeout,
-          handshake_timeout, shuffle, seed, event, log_path, extra):
+          handshake_timeout, shuffle, seed, resume, event, log_path, extra):
     """Play a match between xiangqi engines speaking UCCI, UCI or xboard, with real clocks, adjudication,
     PGN output, Elo and an optional SPRT.
 
@@ -77,6 +81,7 @@ def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, 
         specs = [EngineSpec.parse(e) for e in engines]
         time_control = TimeControl.parse(tc)
         sprt_cfg = Sprt.parse(" ".join(sprt_words)) if sprt_words else None
+        carried = _parse_resume(resume) if resume is not None else None
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     if len(specs) < 2:
@@ -95,7 +100,7 @@ def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, 
     cfg = MatchConfig(specs=specs, tc=time_control, games=games, openings=book,
                       concurrency=concurrency or os.cpu_count() or 1, pgn_path=pgn_path, sprt=sprt_cfg,
                       max_plies=max_plies, margin=margin / 1000.0, hang_timeout=hang_timeout,
-                      handshake_timeout=handshake_timeout, log_path=log_path, event=event)
+                      handshake_timeout=handshake_timeout, log_path=log_path, event=event, resume=carried)
 
     def out(line):
         click.echo(line)
@@ -117,6 +122,14 @@ def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, 
     click.echo(summary(result, sprt_cfg if len(specs) == 2 else None))
     if result.interrupted:
         sys.exit(130)
+
+
+def _parse_resume(text: str) -> tuple[int, int, int]:
+    """``W,D,L`` (commas or spaces): three counts of games, none negative."""
+    words = text.replace(",", " ").split()
+    if len(words) != 3 or not all(w.isdigit() for w in words):
+        raise ValueError(f"bad --resume {text!r}: expected W,D,L (wins, draws, losses of the first engine)")
+    return int(words[0]), int(words[1]), int(words[2])
 
 
 if __name__ == "__main__":

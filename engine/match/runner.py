@@ -34,6 +34,9 @@ class MatchConfig:
     handshake_timeout: float = 30.0
     log_path: str | None = None
     event: str = "shuai match"
+    resume: tuple[int, int, int] | None = None  # an earlier run of the same two engines: wins, draws, losses of
+                                                # the first; counted in the score and the SPRT, and the schedule
+                                                # goes on after its games (the next openings)
 
 
 @dataclass
@@ -77,17 +80,18 @@ class MatchResult:
     seconds: float = 0.0
 
 
-def schedule(n_engines: int, games: int, openings: list[Opening]) -> list[Job]:
-    """Each pairing plays ``games`` games; game g of a pairing uses opening g//2 (cycling through the list) with
-    colours swapped every game, so each opening is played once from each side.  Pairings are interleaved so
-    that an early stop leaves every pairing equally advanced."""
+def schedule(n_engines: int, games: int, openings: list[Opening], first: int = 0) -> list[Job]:
+    """Each pairing plays ``games`` games, numbered from ``first`` (a resumed match goes on where the earlier
+    run stopped); game g of a pairing uses opening g//2 (cycling through the list) with colours swapped every
+    game, so each opening is played once from each side.  Pairings are interleaved so that an early stop leaves
+    every pairing equally advanced."""
     pairs = [(i, j) for i in range(n_engines) for j in range(i + 1, n_engines)]
     jobs = []
-    for g in range(games):
+    for g in range(first, first + games):
         k = (g // 2) % len(openings)
         for i, j in pairs:
             red, black = (i, j) if g % 2 == 0 else (j, i)
-            jobs.append(Job(len(jobs) + 1, red, black, k, openings[k]))
+            jobs.append(Job(first * len(pairs) + len(jobs) + 1, red, black, k, openings[k]))
     return jobs
 
 
@@ -100,7 +104,9 @@ class Match:
         self.log = EngineLog(cfg.log_path)
         self.opts = GameOptions(cfg.tc, margin=cfg.margin, hang_timeout=cfg.hang_timeout, max_plies=cfg.max_plies)
         self.openings = cfg.openings or [Opening()]
-        self.jobs = schedule(len(cfg.specs), cfg.games, self.openings)
+        if cfg.resume is not None and (len(cfg.specs) != 2 or min(cfg.resume) < 0):
+            raise ValueError("resume takes the wins, draws and losses of an earlier two-engine run")
+        self.jobs = schedule(len(cfg.specs), cfg.games, self.openings, sum(cfg.resume or ()))
         self._paths: dict[int, list[str] | None] = {}
         self._spare: dict = {}                      # engine index -> started engine, from the preflight
         self._lock = threading.Lock()
@@ -145,6 +151,9 @@ class Match:
         res = self.result = MatchResult(self.names)
         res.pair = {(i, j): Tally() for i in range(n) for j in range(i + 1, n)}
         res.total = {i: Tally() for i in range(n)}
+        if self.cfg.resume is not None:
+            w, d, l = self.cfg.resume
+            res.pair[(0, 1)], res.total[0], res.total[1] = Tally(w, d, l), Tally(w, d, l), Tally(l, d, w)
         if self.cfg.sprt and n != 2:
             self.out("warning: SPRT ignored (it needs exactly two engines)")
         for job in self.jobs:
@@ -244,7 +253,7 @@ class Match:
                 res.total[job.red].add(red_points)
                 res.total[job.black].add(1.0 - red_points)
             self._write_pgn(job, rec)
-            line = (f"Game {job.number}/{len(self.jobs)}: {rec.red} vs {rec.black}: {rec.result} "
+            line = (f"Game {job.number}/{self.jobs[-1].number}: {rec.red} vs {rec.black}: {rec.result} "
                     f"{{{rec.detail or rec.reason}}} ({rec.plies} plies)")
             self.out(line)
             self.out(self._score_line())
