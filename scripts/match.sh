@@ -25,19 +25,9 @@ mkdir -p "$OUT"
 SHUAI_DIR=.
 if [ -n "$SHUAI_REV" ]; then
     rev=$(git rev-parse --short "$SHUAI_REV")
-    SHUAI_DIR=$OUT/shuai-$rev
-    if [ ! -d "$SHUAI_DIR" ]; then
-        mkdir -p "$SHUAI_DIR.tmp" && git archive "$rev" | tar -x -C "$SHUAI_DIR.tmp"
-        # The tables are built, not committed: the exported engine plays with the ones built here.
-        cp tablebases/*.xtb "$SHUAI_DIR.tmp/tablebases/" 2>/dev/null || true
-        mv "$SHUAI_DIR.tmp" "$SHUAI_DIR"
-    fi
-    PYABS=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
-    # Run from $SHUAI_DIR: `python -m engine` imports the exported copy.  `env -u`: the match runner imports the
-    # working tree's engine package, whose numba set-up exports NUMBA_CACHE_DIR / NUMBA_CACHE_LOCATOR_CLASSES;
-    # inherited, they make another version's engine load the working tree's cache locator and fail.
-    SHUAI="env -u NUMBA_CACHE_DIR -u NUMBA_CACHE_LOCATOR_CLASSES $PYABS -m engine"
-    (cd "$SHUAI_DIR" && $SHUAI warmup)
+    . scripts/export_rev.sh
+    export_rev "$rev" "$OUT" "$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")"
+    SHUAI_DIR=$EXPORT_DIR SHUAI=$EXPORT_CMD
     echo "Shuai: commit $rev in $SHUAI_DIR"
 fi
 

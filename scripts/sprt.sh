@@ -31,19 +31,10 @@ mkdir -p "$OUT"
 NEW=$(git stash create 2>/dev/null || true)
 NEW=$(git rev-parse --short "${NEW:-HEAD}")
 
-export_rev() {   # export_rev REV -> $OUT/shuai-REV, warmed
-    dir=$OUT/shuai-$1
-    if [ ! -d "$dir" ]; then
-        rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" && git archive "$1" | tar -x -C "$dir.tmp"
-        cp -r tablebases/*.xtb "$dir.tmp/tablebases/" 2>/dev/null || true
-        mv "$dir.tmp" "$dir"
-    fi
-    # `env -u`: the match runner's own numba set-up must not leak into another version's engine.
-    (cd "$dir" && env -u NUMBA_CACHE_DIR -u NUMBA_CACHE_LOCATOR_CLASSES "$PY" -m engine warmup >/dev/null)
-}
-export_rev "$NEW"
-export_rev "$BASE"
-ENGINE="env -u NUMBA_CACHE_DIR -u NUMBA_CACHE_LOCATOR_CLASSES $PY -m engine"
+. scripts/export_rev.sh
+export_rev "$NEW" "$OUT" "$PY"
+export_rev "$BASE" "$OUT" "$PY"
+ENGINE=$EXPORT_CMD
 name=$NEW-vs-$BASE
 echo "SPRT $NEW (working tree) vs $BASE at $TC, elo0=$ELO0 elo1=$ELO1, up to $GAMES games -> $OUT/$name.*"
 "$PY" -m engine.match.cli \

@@ -165,7 +165,6 @@ def test_schedule_swaps_colours_per_opening():
     assert pair01 == [(0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1)]
 
 
-
 def test_schedule_resumed_goes_on_with_the_next_openings():
     book = [parse_opening("startpos"), parse_opening("startpos moves h2e2"), parse_opening("startpos moves b2e2")]
     jobs = schedule(2, 3, book, first=3)
