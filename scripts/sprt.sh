@@ -15,7 +15,7 @@
 # with each colour.  The summary ends with the SPRT verdict, the Elo with its 95% error, and the games played.
 set -e
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,16p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
 BASE=$(git rev-parse --short "$1")
 TC=${TC:-2+0.02}
 ELO0=${ELO0:-0}
