@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from engine.protocol import ucci, uci
-from engine.protocol.core import START_FEN, CommandError, _Search
+from engine.protocol.core import (MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES, MAX_SECONDS, START_FEN, CommandError,
+                                  _Search)
 from engine.search import SearchInfo, SearchResult
 from engine.xiangqi.position import START_FEN as POSITION_START_FEN, Position
 
@@ -278,6 +279,27 @@ def test_stop_during_go_infinite_answers_at_once(engine, dialect):
 
 
 @pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_position_during_a_search_answers_it_first(engine, dialect):
+    """The one rule for commands that change what is searched: the running search is stopped and its bestmove
+    (for the old position) printed before the new position is set; a bad position leaves the search running."""
+    started(engine, dialect)
+    engine.send("position startpos moves h2e2")
+    engine.send("go infinite")
+    engine.send("position fen nonsense")
+    _, lines = engine.read_until(lambda ln: ln.startswith("info string error:"))
+    assert not [ln for ln in lines if ln.startswith("bestmove")]
+    engine.send("position startpos")
+    engine.send("isready")
+    _, lines = engine.read_until(lambda ln: ln == "readyok")
+    moves = [ln for ln in lines if ln.startswith("bestmove")]
+    assert len(moves) == 1, lines
+    assert_legal_reply(moves[0], after(START_FEN, "h2e2"))
+    engine.send("go depth 2")
+    _, lines = engine.bestmove()
+    assert_legal_reply(lines[-1], Position())
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
 def test_go_ponder_waits_for_ponderhit_or_stop(engine, dialect):
     started(engine, dialect)
     pos = after(START_FEN, "h2e2", "h9g7")
@@ -515,9 +537,9 @@ def test_start_fens_agree():
 
 
 def test_ucci_time_units():
-    assert ucci.to_seconds(1500, millisec=True) == 1.5
-    assert ucci.to_seconds(3, millisec=False) == 3.0
-    assert ucci.to_seconds(-20, millisec=True) == 0.0          # a fallen flag is no time, not negative time
+    assert ucci.parse_go("time 1500".split(), millisec=True).limits == {"time_left": 1.5}
+    assert ucci.parse_go("time 3".split(), millisec=False).limits == {"time_left": 3.0}
+    assert ucci.parse_go("time -20".split(), millisec=True).limits == {"time_left": 0.0}   # a fallen flag
     req = ucci.parse_go("time 300000 increment 2000 opptime 150000 oppincrement 1000".split(), millisec=True)
     assert req.limits == {"time_left": 300.0, "increment": 2.0}             # the opponent's clock is not used
     with pytest.raises(CommandError, match="opptime must be a number"):      # but still checked
@@ -543,6 +565,45 @@ def test_uci_clock_is_the_side_to_move():
     req = uci.parse_go("movetime 250 searchmoves h2e2 b0c2 depth 5".split(), True)
     assert req.limits == {"movetime": 0.25, "depth": 5} and req.searchmoves == ["h2e2", "b0c2"]
     assert uci.parse_go("mate 3".split(), True).limits == {"mate": 3}
+
+
+HUGE = "99999999999999999999"
+
+
+def test_huge_numbers_are_capped_not_overflowed():
+    """Issue 15: a huge time means plenty of time and a huge node count no limit -- values a timer or the
+    compiled search can hold, never an OverflowError."""
+    lim = ucci.parse_go(f"time {HUGE} increment {HUGE} movestogo {HUGE} depth {HUGE} nodes {HUGE}".split(),
+                        millisec=False).limits
+    assert lim == {"time_left": MAX_SECONDS, "increment": MAX_SECONDS, "movestogo": MAX_MOVESTOGO,
+                   "depth": MAX_DEPTH, "nodes": MAX_NODES}
+    assert ucci.parse_go(["time", "1e999"], millisec=True).limits == {"time_left": MAX_SECONDS}
+    assert ucci.parse_go(["time", "-1e999"], millisec=True).limits == {"time_left": 0.0}
+    lim = uci.parse_go(f"wtime {HUGE} btime {HUGE} winc {HUGE} movetime {HUGE} mate {HUGE}".split(), True).limits
+    assert lim == {"time_left": MAX_SECONDS, "increment": MAX_SECONDS, "movetime": MAX_SECONDS, "mate": MAX_DEPTH}
+    with pytest.raises(CommandError, match=r"nodes -99999.* out of range"):
+        uci.parse_go(["nodes", "-" + HUGE], True)          # malformed, not "unlimited"
+    with pytest.raises(CommandError, match="must be a number, not NaN"):
+        uci.parse_go(["movetime", "nan"], True)
+    with pytest.raises(CommandError, match=r"perft depth 99999.* out of range \(0\.\.12\)"):
+        uci.parse_go(["perft", HUGE], True)                 # a command, not a limit: refused, not clamped
+
+
+def test_huge_go_values_search_and_stop(engine):
+    """The two crashes of issue 15, as a GUI sends them: each search starts, answers stop at once, and nothing
+    reaches the catch-all or stderr."""
+    started(engine, "ucci")
+    for command in (f"go time {HUGE}", f"go nodes {HUGE}", f"go depth {HUGE}",
+                    f"go time {HUGE} increment {HUGE} movestogo {HUGE}"):
+        engine.send("position startpos")
+        engine.send(command)
+        time.sleep(0.3)
+        engine.send("stop")
+        _, lines = engine.read_until(lambda ln: ln.startswith("bestmove"), STOP_LIMIT + REPLY_TIMEOUT)
+        assert not [ln for ln in lines if "error" in ln], (command, lines)
+        parse_bestmove(lines[-1])
+    engine.ready()
+    assert not b"".join(engine.stderr), b"".join(engine.stderr).decode(errors="replace")
 
 
 def _dialect(cls):

@@ -13,7 +13,10 @@ Search life-cycle (one ``_Search`` per ``go``):
   and ``go ponder`` no ``bestmove`` may be printed before ``stop`` (or, for ponder, ``ponderhit``), even if the
   search ended by itself (depth reached, mate found, no legal move).  The hold is enforced here, whatever the
   searcher does, exactly as Stockfish's main thread waits for ``stop``/``ponderhit``;
-* a ``go`` while a search runs stops it first; its ``bestmove`` is printed before the new search starts.
+* one rule for a command that arrives while a search runs and changes what is searched (``go``, and a valid
+  ``position``): the running search is stopped first and its ``bestmove`` printed, so every ``go`` gets exactly
+  one ``bestmove``/``nobestmove`` and there are never two searches at once.  Options set meanwhile take effect
+  at the next ``go``; a bad command changes nothing and leaves the search running.
 """
 from __future__ import annotations
 
@@ -26,6 +29,8 @@ from ..xiangqi.constants import START_FEN
 
 
 MAX_PERFT_DEPTH = 12
+DEFAULT_HASH_MB = 64        # the transposition table's size until the GUI sets Hash / hashsize
+MAX_HASH_MB = 4096
 
 
 class CommandError(Exception):
@@ -38,27 +43,47 @@ def sanitize(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def parse_int(text: str, what: str, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+# A GUI may send any number of digits.  Search limits above these bounds are capped (a huge time or node count
+# means "no limit from here", never an overflow in a timer or a compiled kernel); a negative depth or node count
+# and option values out of their range are refused, since silently changing a setting would surprise its user.
+MAX_SECONDS = 1e7           # about 116 days: more than any clock, well inside a timer's range
+MAX_NODES = 10 ** 15        # fits the search's int64 counters with room to spare
+MAX_DEPTH = 1000            # plies; the search stops at its own maximum ply long before
+MAX_MOVESTOGO = 10 ** 6
+
+
+def parse_int(text: str, what: str, lo: Optional[int] = None, hi: Optional[int] = None,
+              cap: bool = False) -> int:
+    """An integer from the GUI in ``lo..hi``; CommandError outside, except that with ``cap`` a value above
+    ``hi`` (a search limit: "as much as you like") is taken as ``hi``."""
     try:
         value = int(text)
     except (TypeError, ValueError):
         raise CommandError(f"{what} must be an integer, not {sanitize(str(text))!r}") from None
+    if cap and hi is not None and value > hi:
+        return hi
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise CommandError(f"{what} {value} out of range ({bounds})")
+        raise CommandError(f"{what} {sanitize(str(value), 30)} out of range ({bounds})")
     return value
 
 
 def parse_number(text: str, what: str) -> float:
     """A time or count that GUIs send as an integer (sometimes negative when a flag fell, sometimes with a
-    decimal point); NaN and infinities are refused."""
+    decimal point); NaN is refused, infinities stay (callers clamp)."""
     try:
         value = float(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise CommandError(f"{what} must be a number, not {sanitize(str(text))!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise CommandError(f"{what} must be a finite number")
+    if value != value:
+        raise CommandError(f"{what} must be a number, not NaN")
     return value
+
+
+def parse_seconds(text: str, what: str, unit: float = 1.0) -> float:
+    """A time from the GUI in ``unit`` seconds (1 for UCCI, 0.001 for UCI and UCCI's ``usemillisec``), in
+    seconds, clamped into 0..MAX_SECONDS: a fallen flag's negative time is 0, a huge one is plenty."""
+    return min(max(parse_number(text, what) * unit, 0.0), MAX_SECONDS)
 
 
 def parse_bool(text: str, what: str) -> bool:
@@ -148,11 +173,11 @@ def parse_go(args: list[str], dialect_keyword: Callable) -> GoRequest:
         if kw in ("ponder", "infinite"):
             lim[kw] = True
         elif kw == "depth":
-            lim["depth"] = parse_int(words.value(kw), "depth", 0, 1000)
+            lim["depth"] = parse_int(words.value(kw), "depth", 0, MAX_DEPTH, cap=True)
         elif kw == "nodes":
-            lim["nodes"] = parse_int(words.value(kw), "nodes", 1)
+            lim["nodes"] = parse_int(words.value(kw), "nodes", 1, MAX_NODES, cap=True)
         elif kw == "movestogo":
-            mtg = parse_int(words.value(kw), "movestogo")
+            mtg = parse_int(words.value(kw), "movestogo", 0, MAX_MOVESTOGO, cap=True)
             lim["movestogo"] = mtg if mtg > 0 else None
         elif kw == "perft":
             req.perft = parse_int(words.value(kw), "perft depth", 0, MAX_PERFT_DEPTH)
@@ -186,7 +211,7 @@ class EngineCore:
         self.banned: list[str] = []      # UCCI banmoves, until the next 'position'
         self._search: Optional[_Search] = None
         self._search_ids = 0
-        self.hash_mb = 64
+        self.hash_mb = DEFAULT_HASH_MB
         self._applied_hash = loader.hash_mb        # the loader builds Searcher(loader.hash_mb)
         # Endgame tables, applied like the hash size (when no search runs).  paths "": the default directory.
         self.tables = {"enabled": True, "paths": "", "cache_mb": DEFAULT_CACHE_MB, "probe_depth": DEFAULT_PROBE_DEPTH}
@@ -230,6 +255,8 @@ class EngineCore:
 
     def set_position(self, tokens: list[str]) -> None:
         pos = self.build_position(tokens)             # raises before anything changes
+        if self.loaded:
+            self.finish()                             # the rule for a search still running: see the module doc
         self._pos = pos
         self.banned = []
 

@@ -34,7 +34,7 @@ import threading
 import traceback
 from types import SimpleNamespace
 
-from .core import CommandError, EngineCore, sanitize
+from .core import DEFAULT_HASH_MB, CommandError, EngineCore, sanitize
 
 EOF = object()
 MAX_LINE = 1 << 20          # longer lines are dropped (one error line)
@@ -113,7 +113,7 @@ class Loader:
     """Loads the compiled side once, in a background thread.  ``wait()`` returns a namespace with ``Position``,
     ``Limits``, ``SearchResult``, ``run_perft`` and the ``searcher``; or raises CommandError if loading failed."""
 
-    def __init__(self, hash_mb: int = 64):
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB):
         self.hash_mb = hash_mb
         self.done = threading.Event()
         self.modules = None

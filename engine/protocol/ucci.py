@@ -31,16 +31,15 @@ from __future__ import annotations
 
 from .. import __version__
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
-from .core import CommandError, Dialect, GoRequest, parse_bool, parse_int, parse_number, sanitize
+from .core import (DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVESTOGO, CommandError, Dialect, GoRequest, parse_bool,
+                   parse_int, parse_number, parse_seconds, sanitize)
 from .core import parse_go as parse_core_go
 
 DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (our view) is at most this
 
 GRADES = ("none", "small", "medium", "large")
 RANDOMNESS = ("none", "tiny", "small", "medium", "large", "huge")     # ElephantEye's two extra grades accepted
-MAX_HASH_MB = 4096
 MAX_PLY = 64                    # egtbply's upper bound (the search's own limit is deeper)
-DEFAULT_HASH_MB = 64
 
 OPTION_LINES = [
     "option usemillisec type check default false",
@@ -70,12 +69,6 @@ TOLERATED = {"promotion", "usehash", "style", "selectivity", "loadbook", "evalap
 UCCI_TIMES = {"time": "time_left", "increment": "increment"}         # go keyword -> search.Limits field
 
 
-def to_seconds(value: float, millisec: bool) -> float:
-    """A UCCI time (seconds, or milliseconds after ``setoption usemillisec true``) in seconds, never negative."""
-    seconds = value / 1000.0 if millisec else float(value)
-    return max(seconds, 0.0)
-
-
 def parse_go(args: list[str], millisec: bool) -> GoRequest:
     """The arguments of a UCCI ``go`` -> GoRequest (times in seconds); see ``core.parse_go``."""
     def ucci_keyword(kw, words, req):
@@ -83,11 +76,12 @@ def parse_go(args: list[str], millisec: bool) -> GoRequest:
         if kw == "draw":
             req.draw = True
         elif kw in UCCI_TIMES:
-            lim[UCCI_TIMES[kw]] = to_seconds(parse_number(words.value(kw), kw), millisec)
+            lim[UCCI_TIMES[kw]] = parse_seconds(words.value(kw), kw, 0.001 if millisec else 1.0)
         elif kw in ("opptime", "oppincrement"):             # the opponent's clock: checked, not used
             parse_number(words.value(kw), kw)
         elif kw == "oppmovestogo":
-            parse_int(words.value(kw), "oppmovestogo")      # checked, not used by the time manager
+            # the opponent's moves to go: checked, not used by the time manager
+            parse_int(words.value(kw), "oppmovestogo", 0, MAX_MOVESTOGO, cap=True)
         else:
             return False
         return True

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from .. import __version__
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
-from .core import CommandError, Dialect, GoRequest, parse_bool, parse_int, parse_number, sanitize
+from .core import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, CommandError, Dialect, GoRequest, parse_bool, parse_int,
+                   parse_seconds, sanitize)
 from .core import parse_go as parse_core_go
 
-MAX_HASH_MB = 4096
-DEFAULT_HASH_MB = 64
 MAX_THREADS = 1024
 MAX_MULTIPV = 500
 VARIANTS = ("xiangqi",)
@@ -43,10 +42,6 @@ GO_KEYWORDS = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", 
                "infinite", "ponder", "searchmoves", "perft"}
 
 
-def ms_to_seconds(value: float) -> float:
-    return max(value, 0.0) / 1000.0
-
-
 def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     """The arguments of a UCI ``go`` -> GoRequest (times in seconds; the side to move's clock and increment, the
     opponent's are checked and not used); see ``core.parse_go``."""
@@ -55,11 +50,11 @@ def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     def uci_keyword(kw, words, req):
         lim = req.limits
         if kw in ("wtime", "btime", "winc", "binc"):
-            clock[kw] = ms_to_seconds(parse_number(words.value(kw), kw))
+            clock[kw] = parse_seconds(words.value(kw), kw, 0.001)
         elif kw == "mate":
-            lim["mate"] = parse_int(words.value(kw), "mate", 1, 1000)
+            lim["mate"] = parse_int(words.value(kw), "mate", 1, MAX_DEPTH, cap=True)
         elif kw == "movetime":
-            lim["movetime"] = ms_to_seconds(parse_number(words.value(kw), "movetime"))
+            lim["movetime"] = parse_seconds(words.value(kw), "movetime", 0.001)
         elif kw == "searchmoves":
             req.searchmoves = words.take_while(lambda w: w not in GO_KEYWORDS)
         else:
