@@ -1,6 +1,7 @@
 """The match runner: rules adjudication, Elo/SPRT arithmetic, PGN round trip, and short matches against
 scripted fake engines (tests/fakes/fake_engine.py) that misbehave in every way a real engine can."""
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.match.engines import (Clocks, EngineSpec, GameSetup, TimeControl, from_iccs, start_engine,
-                                  to_iccs)
+from engine.match.engines import (Clocks, EngineSpec, GameSetup, TimeControl, fen_with_letters, from_iccs,
+                                  start_engine, to_iccs)
 from engine.match.openings import load_openings, parse_opening, path_from_start
 from engine.match.pgn import PgnGame, format_game, parse_pgn
 from engine.match.runner import Match, MatchConfig, schedule, summary
@@ -298,6 +299,27 @@ def test_two_fakes_concurrently_with_autodetection(tmp_path):
     assert "Score of Fake-ucci-none vs Fake-xboard-none: 0 - 0 - 2" in summary(res)
 
 
+def test_fen_letters_for_engines_that_read_only_h_and_e(tmp_path):
+    """Sjaak II reads only H/E in setboard FENs and answers N/B with an error: the runner sees the error and
+    sends H/E from then on, so the games are played, not lost as hangs (issue 15)."""
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"
+    assert fen_with_letters(fen, "HE") == "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b - - 0 1"
+    assert fen_with_letters(fen, "NB") == fen
+    book = load_openings(str(DATA / "openings.epd"))[:2]
+    res, pgn, _ = run_match(tmp_path, [fake("uci"), fake("xboard", "none", 0, "--he-only")], tc="3+0.05",
+                            openings=book, games=4, max_plies=6, concurrency=1)
+    assert [rec.reason for _, rec in res.records] == ["max plies"] * 4
+    assert [g.fen for g in pgn] == [book[0].fen, book[0].fen, book[1].fen, book[1].fen]
+
+
+def test_refused_move_fails_at_once_with_the_engines_words(tmp_path):
+    """An engine that answers the GUI's move with "Illegal move" will not move: that is its loss at once, with
+    its words in the PGN -- not a wait for the clock (the hang timeout here is longer than the game)."""
+    res, pgn, _ = run_match(tmp_path, [fake("ucci"), fake("xboard", "refuse", 3)], tc="30+0", hang_timeout=60)
+    _check_all_lost_by(res, pgn, 1, "engine error")
+    assert all("Illegal move: " in g.comment for g in pgn)
+
+
 def test_openings_without_setboard_and_sudden_death(tmp_path):
     book = load_openings(str(DATA / "openings.epd"))[:1]
     res, pgn, _ = run_match(tmp_path, [fake("uci"), fake("xboard", "none", 0, "--no-setboard")],
@@ -321,6 +343,11 @@ def test_sprt_stops_the_match(tmp_path):
     assert res.sprt_decision == "H1" and len(res.records) == 22 and len(pgn) == 22
     assert any(l.startswith("SPRT: LLR 3.07") for l in lines)
     assert "H1 accepted" in summary(res, sprt)
+    # The same two processes played all 22 games; their resident memory is followed for leaks.
+    assert sorted((i, games) for (i, _), (_, _, games) in res.memory.items()) == [(0, 22), (1, 22)]
+    assert all(5 < first < 500 and 5 < last < 500 for first, last, _ in res.memory.values())
+    assert re.search(r"Memory of Fake-ucci-none \(resident\): \d+ MB after its first game, \d+ MB after 22 games",
+                     summary(res, sprt))
 
 
 def test_resumed_sprt_counts_the_earlier_games(tmp_path):

@@ -45,6 +45,11 @@ class EngineHung(EngineError):
     reason = "engine hung"
 
 
+class EngineRefused(EngineError):
+    """The engine answered a command with an error (xboard ``Error``, ``tellusererror``, ``Illegal move``)."""
+    reason = "engine error"
+
+
 class WrongProtocol(EngineError):
     """A handshake probe failed: the engine does not speak the protocol tried."""
     reason = "wrong protocol"
@@ -225,6 +230,17 @@ class EngineProcess:
 
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def resident_mb(self) -> float | None:
+        """The process's resident memory in MB (Linux /proc), or None where it cannot be read."""
+        try:
+            with open(f"/proc/{self.proc.pid}/status", encoding="ascii", errors="replace") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1]) / 1024.0
+        except (OSError, ValueError, IndexError):
+            pass
+        return None
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -607,12 +623,32 @@ class UciEngine(_UciLike):
         return f"go wtime {max(0, int(red * 1000))} btime {max(0, int(black * 1000))} winc {inc} binc {inc}"
 
 
+# An xboard engine's answer that refuses a command the game cannot go on without: a move ("Illegal move
+# (...): MOVE"), or "Error (...): COMMAND" for a move, setboard or go, or "tellusererror" (Sjaak II's reply to a
+# FEN it cannot read).  "Error (unknown command): easy" and the like are harmless and ignored.
+_XBOARD_ERROR = re.compile(r"Illegal move\b|tellusererror\b|"
+                           r"Error\b.*:\s*(usermove\b|setboard\b|go\b|[a-i]\d+[a-i]\d+)|"
+                           r"Error\b.*\b(FEN|piece)\b", re.IGNORECASE)
+
+
+def fen_with_letters(fen: str, horse_elephant: str) -> str:
+    """``fen`` with its horses and elephants written as ``horse_elephant`` ("NB", or "HE" for engines such as
+    Sjaak II that read only those); only the board field changes (a side field 'b' stays)."""
+    board, _, rest = fen.partition(" ")
+    table = str.maketrans({"N": horse_elephant[0], "B": horse_elephant[1],
+                           "n": horse_elephant[0].lower(), "b": horse_elephant[1].lower()})
+    return f"{board.translate(table)} {rest}" if rest else board.translate(table)
+
+
 class XboardEngine(Engine):
     """CECP (WinBoard/xboard protocol 2, with a protocol-1 fallback).
 
     The engine is kept in force mode except while it searches: before each search it gets ``force``, the
     moves it has not seen yet, ``time``/``otim`` and ``go``.  Engines without ``setboard`` (MaxQi) get a
-    non-initial start position as a sequence of moves from the initial position.
+    non-initial start position as a sequence of moves from the initial position.  ``setboard`` FENs use N/B
+    for horse and elephant; an engine that refuses them with an unknown-piece error (Sjaak II) is sent H/E
+    from then on.  An error reply to any command fails at once (EngineRefused, the engine's words in the
+    game record) instead of waiting for a move that will not come.
     """
     proto = "xboard"
 
@@ -622,6 +658,25 @@ class XboardEngine(Engine):
         self._ping = 0
         self._synced = 0          # how many game moves the engine already knows
         self._prefix = 0          # moves from the initial position sent to set the game's start position up
+        self.fen_letters = "NB"   # horse and elephant in setboard FENs
+        self._errors: list[str] = []
+
+    def _on_line(self, line: str) -> None:
+        if _XBOARD_ERROR.match(line.strip()):
+            self._errors.append(line.strip())
+
+    def _setboard(self, fen: str) -> None:
+        """``setboard``, checked with a ping where the engine has one; retried once with H/E letters."""
+        for letters in dict.fromkeys((self.fen_letters, "HE")):
+            self._errors.clear()
+            self.send(f"setboard {fen_with_letters(fen, letters)}")
+            self.sync()
+            if not self._errors:
+                self.fen_letters = letters
+                return
+            if "piece" not in self._errors[0].lower():
+                break
+        raise EngineRefused(f"refused 'setboard {fen}': {self._errors[0]}")
 
     def start(self, probe: bool = False) -> None:
         self._spawn()
@@ -687,7 +742,7 @@ class XboardEngine(Engine):
         self._prefix = 0
         if setup.fen != START_FEN:
             if self.features.get("setboard") == "1":
-                self.send(f"setboard {setup.fen}")
+                self._setboard(setup.fen)
             else:
                 path = setup.path() if setup.path else None
                 if path is None:
@@ -733,6 +788,8 @@ class XboardEngine(Engine):
                 return t, (move if move is not None else words[1])
             if words[0] == "resign" or (words[0] in ("1-0", "0-1") and "resign" in line.lower()):
                 return t, RESIGN
+            if _XBOARD_ERROR.match(line.strip()):
+                raise EngineRefused(f"answered {line.strip()!r}")
         return None
 
     def stop(self) -> None:

@@ -78,6 +78,9 @@ class MatchResult:
     llr: float | None = None
     interrupted: bool = False
     seconds: float = 0.0
+    # Resident memory of each engine process over its games, for leaks in long matches:
+    # (engine index, pid) -> [MB after its first game, MB after its latest game, games played]
+    memory: dict = field(default_factory=dict)
 
 
 def schedule(n_engines: int, games: int, openings: list[Opening], first: int = 0) -> list[Job]:
@@ -203,6 +206,7 @@ class Match:
                     continue
                 if rec is not None and not self.result.interrupted:
                     self._finished(job, rec)
+                    self._measure(engines)
         finally:
             for eng in engines.values():
                 eng.quit()
@@ -268,6 +272,15 @@ class Match:
                              f"bound: {decision} accepted; stopping")
                     self._stop.set()
 
+    def _measure(self, engines: dict) -> None:
+        for idx, eng in engines.items():
+            mb = eng.p.resident_mb() if eng.p is not None and not eng.dead else None
+            if mb is None:
+                continue
+            with self._lock:
+                seen = self.result.memory.setdefault((idx, eng.p.proc.pid), [mb, mb, 0])
+                seen[1], seen[2] = mb, seen[2] + 1
+
     def _score_line(self) -> str:
         res = self.result
         if len(self.names) == 2:
@@ -328,6 +341,14 @@ def summary(res: MatchResult, sprt: Sprt | None = None) -> str:
     if n > 2:
         lines.append("Pairings (first engine's view): " + "; ".join(
             f"{res.names[i]} vs {res.names[j]} +{t.wins} ={t.draws} -{t.losses}" for (i, j), t in res.pair.items()))
+    longest = {}                        # each engine's longest-lived process
+    for (i, pid), (first, last, games) in res.memory.items():
+        if games > longest.get(i, (0,))[0]:
+            longest[i] = (games, first, last)
+    for i, (games, first, last) in sorted(longest.items()):
+        if games > 1:
+            lines.append(f"Memory of {res.names[i]} (resident): {first:.0f} MB after its first game, "
+                         f"{last:.0f} MB after {games} games ({100 * (last - first) / first:+.1f} %)")
     if res.reasons:
         lines.append("Endings: " + ", ".join(f"{r or 'unknown'} {c}" for r, c in res.reasons.most_common()))
     return "\n".join(lines)

@@ -4,7 +4,11 @@ deterministic legal move (chosen with pyffish), and misbehaves on request once t
 ply:
 
     fake_engine.py --proto ucci|uci|xboard [--fault none|illegal|hang|crash|slow|resign|garbage]
-                   [--at PLY] [--name NAME] [--no-setboard] [--startup-delay S]
+                   [--at PLY] [--name NAME] [--no-setboard] [--he-only] [--startup-delay S]
+
+--he-only (xboard): setboard FENs must write horse and elephant as H/E, as Sjaak II wants; N/B get Sjaak II's
+"Error: unknown piece type" and "tellusererror" lines and leave the position unchanged.
+--fault refuse (xboard): answers the GUI's move with "Illegal move: MOVE" (and then waits, as engines do).
 
 --at PLY: the fault happens on the first request to move in a position with at least PLY plies played in the
 game (counted from the game's start position), so it recurs in every game and survives restarts.
@@ -69,10 +73,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--proto", choices=("ucci", "uci", "xboard"), required=True)
     ap.add_argument("--fault", default="none",
-                    choices=("none", "illegal", "hang", "crash", "slow", "resign", "garbage"))
+                    choices=("none", "illegal", "hang", "crash", "slow", "resign", "garbage", "refuse"))
     ap.add_argument("--at", type=int, default=0)
     ap.add_argument("--name", default=None)
     ap.add_argument("--no-setboard", action="store_true")
+    ap.add_argument("--he-only", action="store_true")
     ap.add_argument("--startup-delay", type=float, default=0.0)
     args = ap.parse_args()
     name = args.name or f"Fake-{args.proto}-{args.fault}"
@@ -146,12 +151,24 @@ def main():
             elif cmd == "new":
                 game.fen, game.moves, state["force"] = START, [], False
             elif cmd == "setboard":
-                game.fen, game.moves = raw.split(None, 1)[1].strip(), []
+                fen = raw.split(None, 1)[1].strip()
+                board = fen.split()[0]
+                if args.he_only and any(c in "NBnb" for c in board):
+                    bad = next(c for c in board if c in "NBnb")
+                    out(f"Error: unknown piece type '{bad.lower()}' (bad FEN {fen})")
+                    out(f"tellusererror unknown piece type '{bad.lower()}' (bad FEN {fen})")
+                    continue
+                if args.he_only:
+                    fen = board.translate(str.maketrans("HEhe", "NBnb")) + fen[len(board):]
+                game.fen, game.moves = fen, []
             elif cmd == "force":
                 state["force"] = True
             elif cmd == "st":
                 state["movetime"] = float(words[1])
             elif cmd == "usermove":
+                if args.fault == "refuse" and len(game.moves) >= args.at:
+                    out(f"Illegal move: {words[1]}")
+                    continue
                 game.moves.append(words[1])
                 if not state["force"]:
                     cmd = "go"
