@@ -1,6 +1,10 @@
 """Endgame tablebases: index, generator (checked against an independent mate search), file format, errors,
 cache, the search-facing probe and the perpetual-check rule."""
 import random
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +20,8 @@ from engine.egtb.probe import (Tablebases, arrays_type, code_plies, code_wdl, no
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
 from engine.scores import MATE_BOUND, MATE_SCORE
 from engine.xiangqi.position import board_fen, Position, FenError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.filterwarnings("ignore:Code running in object mode")
 
@@ -297,6 +303,29 @@ def test_best_move_mates_in_the_announced_distance(tbdir):
             pos.push(tbs.best_move(pos))
         assert pos.legal_moves() == [], fen
         assert tbs.best_move(pos) is None
+
+
+def test_build_killed_at_any_moment_leaves_no_broken_file(tmp_path, tbdir):
+    """``kill -9`` during ``shuai tb build`` (issue 15): whatever the moment, every table file present is whole,
+    and the next build deletes the dead build's temporaries and completes the set, byte for byte as a build
+    that was never interrupted (the module's tables, built in-process)."""
+    names = ["KvK", "KRvK", "KNvK", "KRvKN"]
+    command = [sys.executable, "-m", "engine", "tb", "build", "KRvKN", "--dir", str(tmp_path), "-q"]
+    for delay in (0.6, 1.2, 1.8):               # into start-up, the small tables, and KRvKN (about 3 s) itself
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.kill()                             # SIGKILL: no clean-up code runs
+        proc.wait()
+        for path in tmp_path.glob("*.xtb"):
+            with TableFile(path) as f:          # raises on a truncated or corrupt file
+                f.read_all()
+    stale = tmp_path / "KRvKN.xtb.tmp999999999"  # as a build killed while writing leaves it
+    stale.write_bytes(b"half a table")
+    r = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.xtb" for n in names)
+    for n in names:
+        assert table_path(tmp_path, n).read_bytes() == table_path(tbdir, n).read_bytes(), n
 
 
 def test_cli_build_and_probe(tmp_path):

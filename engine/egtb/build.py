@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .index import Material, parse_material
-from .store import TableFile, max_distance, table_path, write_table, DEFAULT_CHUNK
+from .store import TableFile, max_distance, remove_stale_temporaries, table_path, write_table, DEFAULT_CHUNK
 
 DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
 ATTACKERS = "RNCP"
@@ -77,6 +77,8 @@ class Builder:
         records = []
         order = plan(names)
         needed = {sub for m in order for sub in m.subtables()}
+        if self.directory.is_dir():
+            remove_stale_temporaries(self.directory)     # a killed build's half-written files
         for m in order:
             path = table_path(self.directory, m.name)
             if path.exists() and not (force and m in wanted):

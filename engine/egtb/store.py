@@ -28,8 +28,8 @@ and keeps it when it is smaller.  (Measured on KRNvKB and KCPvKAA at 8192 entrie
 under zstandard is 15-25 % *larger* on typical chunks, smaller on only 1-2 % of them -- zstandard already codes
 runs -- hence the choice per chunk.)  Decoding is one ``np.frombuffer`` or ``np.repeat``.
 
-Files are written to ``<name>.xtb.tmp<pid>`` and renamed into place, so an interrupted build never leaves a
-broken table behind.  Readers check magic, version, header and table checksums and the file length when they
+Files are written to ``<name>.xtb.tmp<pid>`` and renamed into place, so an interrupted build (even ``kill -9``)
+never leaves a broken table behind; the next build deletes the temporaries of dead processes.  Readers check magic, version, header and table checksums and the file length when they
 open a file, and each chunk's checksum when they read it; any failure raises :class:`TableError` with a message
 that names the file.
 """
@@ -125,6 +125,32 @@ def decode_chunk(data: bytes, value_bytes: int, entries: int, dctx) -> np.ndarra
     if out.size != entries:
         raise ValueError(f"chunk decodes to {out.size} entries, expected {entries}")
     return out
+
+
+def remove_stale_temporaries(directory) -> list[Path]:
+    """Delete the ``<name>.xtb.tmp<pid>`` files left by builds that were killed (their process is gone);
+    a running build's file is kept.  Returns what was deleted."""
+    removed = []
+    for tmp in Path(directory).glob("*.xtb.tmp*"):
+        pid = tmp.name.rpartition(".tmp")[2]
+        if pid.isdigit() and _alive(int(pid)):
+            continue
+        try:
+            tmp.unlink()
+            removed.append(tmp)
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                 # exists, owned by someone else
+        return True
+    return True
 
 
 def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEFAULT_CHUNK,
