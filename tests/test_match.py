@@ -137,8 +137,9 @@ def test_time_control_and_dialects():
     assert TimeControl.parse("0.2").movetime == 0.2
     tc = TimeControl.parse("10+0.1")
     assert (tc.base, tc.inc, tc.fixed) == (10.0, 0.1, False)
-    with pytest.raises(ValueError):
-        TimeControl.parse("fast")
+    for bad in ("fast", "0", "-5", "10+-1", "nan", "inf", "1e300", "1e20+0", "10+nan"):
+        with pytest.raises(ValueError, match="bad time control"):    # huge ones would overflow a deadline
+            TimeControl.parse(bad)
     assert to_iccs("h3e3", 1) == "h2e2" and to_iccs("b10c8", 1) == "b9c7" and to_iccs("H2-E2", 0) == "h2e2"
     assert from_iccs("b9c7", 1) == "b10c8" and to_iccs("resign", 0) is None
 

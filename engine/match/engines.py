@@ -28,6 +28,8 @@ from ..xiangqi.constants import START_FEN
 
 PROTOCOLS = ("ucci", "uci", "xboard")
 
+MAX_TC_SECONDS = 1e6        # a time control's longest base, increment or move time (deadlines stay in range)
+
 # Replies of read_move() that are not moves.
 RESIGN = "resign"
 
@@ -290,16 +292,16 @@ class TimeControl:
             if "+" in t:
                 base, inc = t.split("+", 1)
                 tc = cls(base=float(base), inc=float(inc))
-                if tc.base <= 0 or tc.inc < 0:
+                if not (0 < tc.base <= MAX_TC_SECONDS and 0 <= tc.inc <= MAX_TC_SECONDS):   # NaN fails too
                     raise ValueError
                 return tc
             tc = cls(movetime=float(t))
-            if tc.movetime <= 0:
+            if not 0 < tc.movetime <= MAX_TC_SECONDS:
                 raise ValueError
             return tc
         except ValueError:
             raise ValueError(f"bad time control {text!r}: seconds per move (0.2) or base+increment in "
-                             f"seconds (10+0.1)") from None
+                             f"seconds (10+0.1), each at most {MAX_TC_SECONDS:g}") from None
 
     @property
     def fixed(self) -> bool:

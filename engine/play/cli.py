@@ -4,11 +4,13 @@ import sys
 
 import click
 
+from ..protocol.core import MAX_SECONDS      # plain Python: no numba at import
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--side", type=click.Choice(["red", "black"], case_sensitive=False), default="red",
               show_default=True, help="The side you play (Red moves first).")
-@click.option("--time", "movetime", type=click.FloatRange(0.01), default=None, metavar="SECONDS",
+@click.option("--time", "movetime", type=click.FloatRange(0.01, MAX_SECONDS), default=None, metavar="SECONDS",
               help="Engine thinking time per move (default 2 s; with --depth alone, no time limit).")
 @click.option("--depth", type=click.IntRange(1, 60), default=None, help="Engine search depth limit.")
 @click.option("--fen", default=None, help="Start from this position instead of the initial one.")
