@@ -57,6 +57,12 @@ TUNE_DATA ?= tune/positions.txt.gz
 tune-data: setup
 	$(BIN)/python -m engine.tune data --out $(TUNE_DATA)
 
+# The tuner: fits the evaluation's parameters to $(TUNE_DATA) and rewrites engine/xiangqi/eval_params.py (its
+# header records how); keep the result only if `make sprt` says it wins.
+.PHONY: tune
+tune: setup
+	$(BIN)/python -m engine.tune fit --data $(TUNE_DATA)
+
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -4,6 +4,7 @@ import pytest
 
 from conftest import random_positions
 from engine.xiangqi.board import BLACK_BIT, ST_KING, ST_SIDE
+from engine.xiangqi import evaluate as E
 from engine.xiangqi.evaluate import (PIECE_VALUE, TEMPO_MG, evaluate, mop_up)
 from engine.xiangqi.position import Position, START_FEN
 
@@ -81,6 +82,39 @@ def test_bounded_and_pure(sample):
         assert (pos.board == before[0]).all() and (pos.st == before[1]).all()
     # The most lopsided material there is.
     assert 4000 < ev("4k4/9/9/9/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1") < 20000
+
+
+def test_trace_is_the_evaluation_as_the_tuner_sees_it(sample):
+    """evaluate_trace returns evaluate's score, and its coefficients times W give that score back (Red's view)
+    up to integer rounding: the tuner fits the code the engine runs (issue 13)."""
+    trace = np.zeros(E.TRACE_SIZE, np.int64)
+    n, t = E.N_PARAMS, E.TOTAL_PHASE
+    linear = 0
+    for pos in sample:
+        score = int(evaluate(pos.board, pos.st))
+        assert int(E.evaluate_trace(pos.board, pos.st, trace)) == score
+        if trace[E.TRACE_NONLINEAR]:
+            continue
+        ph = trace[E.TRACE_PHASE]
+        coef = (trace[:n] * ph + trace[n:2 * n] * (t - ph)) / (E.SCALE * t)
+        red = score if pos.side == 0 else -score
+        assert abs(coef @ E.W - red) <= 3, pos.fen()
+        linear += 1
+    assert linear > len(sample) // 2          # the rest: mop-up or a side that cannot win (random games thin out)
+
+
+def test_parameter_file_round_trip(tmp_path):
+    """The parameter module written from W loads back as the same blocks (the tuner's output format)."""
+    import runpy
+    from engine.tune.fit import params_of
+    from engine.tune.params import half_board_values, write_params
+    path = tmp_path / "params.py"
+    write_params(path, params_of(E.W.astype(float)), {"source": "test"})
+    loaded = runpy.run_path(str(path))["PARAMS"]
+    assert list(loaded) == [name for name, _ in E.LAYOUT]
+    from engine.xiangqi.eval_params import PARAMS
+    assert loaded == PARAMS
+    assert half_board_values(PARAMS["rook_mg"])[E.HALF_SQUARE[0, 0]] == E.W[E.OFFSET["rook_mg"]]   # a0's rook
 
 
 def test_start_position_is_level():

@@ -1,5 +1,13 @@
-"""The tuner's data (issue 13): self-play positions are reproducible and what they claim to be."""
+"""The evaluation tuner (issue 13): self-play positions are reproducible and what they claim to be; the fit
+lowers the loss and writes a parameter module the evaluation can load."""
+import runpy
+
+import numpy as np
+
+from engine.tune.fit import PLAIN_MATERIAL, build_dataset, fit, params_of, plain_start
+from engine.tune.params import write_params
 from engine.tune.selfplay import MAX_QUIET_SCORE, Settings, generate, read_positions
+from engine.xiangqi import evaluate as E
 from engine.xiangqi.position import Position
 
 
@@ -17,3 +25,21 @@ def test_selfplay_positions_are_reproducible_and_quiet(tmp_path):
         assert points in (0.0, 0.5, 1.0) and abs(score) <= MAX_QUIET_SCORE
     generate(str(tmp_path / "c.gz"), Settings(games=3, nodes=300, seed=8), workers=1)
     assert list(read_positions(str(tmp_path / "c.gz")))[:5] != rows[:5]   # the seed decides the games
+
+
+def test_fit_lowers_the_loss_and_writes_a_loadable_module(tmp_path):
+    generate(str(tmp_path / "p.gz"), Settings(games=2, nodes=300, seed=3), workers=1)
+    data = build_dataset(read_positions(str(tmp_path / "p.gz")))
+    assert data.size > 50 and len(data.vals) > 20 * data.size
+    w0 = plain_start()
+    assert set(np.unique(w0)) == set(PLAIN_MATERIAL.values())          # material only, nothing else
+    res = fit(data, w0, lam=0.5, iterations=60, lr=5.0)
+    assert res.loss < 0.8 * res.loss_start and res.history[-1] == res.loss
+    assert 0.2 < res.k < 5
+    path = tmp_path / "eval_params.py"
+    write_params(path, params_of(res.w), {"source": "test_tune"})
+    module = runpy.run_path(str(path))
+    assert module["PROVENANCE"] == {"source": "test_tune"}
+    params = module["PARAMS"]
+    assert [(name, len(params[name])) for name, _ in E.LAYOUT] == list(E.LAYOUT)
+    assert all(isinstance(v, int) for block in params.values() for v in block)

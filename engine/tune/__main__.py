@@ -1,4 +1,5 @@
-"""``python -m engine.tune data``: the training positions of the evaluation tuner (``make tune-data``)."""
+"""``python -m engine.tune data`` makes the tuner's positions (``make tune-data``); ``python -m engine.tune fit``
+fits the evaluation's parameters to them and writes ``engine/xiangqi/eval_params.py`` (``make tune``)."""
 import sys
 import time
 
@@ -31,6 +32,50 @@ def data(out, games, nodes, seed, workers):
     n = generate(out, Settings(games=games, nodes=nodes, seed=seed), workers=workers, progress=progress)
     print(f"{n} positions from {games} games (seed {seed}, {nodes} nodes a move) in {out}, "
           f"{time.monotonic() - t0:.0f} s")
+
+
+@main.command()
+@click.option("--data", "data_path", default="tune/positions.txt.gz", show_default=True,
+              help="Positions from 'data'.")
+@click.option("--out", default="engine/xiangqi/eval_params.py", show_default=True, help="Parameter module to write.")
+@click.option("--start", type=click.Choice(["plain", "current"]), default="plain", show_default=True,
+              help="Start from material only (plain) or from the parameters in use.")
+@click.option("--lam", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Weight of the game result in the target (the rest: the search's score).")
+@click.option("--iterations", type=click.IntRange(0, 10 ** 6), default=2000, show_default=True)
+@click.option("--lr", type=click.FloatRange(0, 1000, min_open=True), default=2.0, show_default=True,
+              help="Adam's step, centipawns.")
+@click.option("--limit", type=click.IntRange(1), default=None, help="Use at most this many positions.")
+def fit(data_path, out, start, lam, iterations, lr, limit):
+    """Fit the evaluation to the positions (Texel's method) and write the parameter module."""
+    import datetime
+    import hashlib
+    import itertools
+    from ..xiangqi import evaluate as E
+    from .fit import build_dataset, fit as run_fit, params_of, plain_start
+    from .params import write_params
+    from .selfplay import read_positions
+    t0 = time.monotonic()
+    rows = itertools.islice(read_positions(data_path), limit)
+    data = build_dataset(rows)
+    print(f"{data.size} positions ({data.skipped} left out: not linear), {len(data.vals)} coefficients, "
+          f"{time.monotonic() - t0:.0f} s", flush=True)
+    w0 = plain_start() if start == "plain" else E.W.astype(float)
+    res = run_fit(data, w0, lam=lam, iterations=iterations, lr=lr,
+                  progress=lambda it, loss: print(f"iteration {it}: loss {loss:.6f}", flush=True))
+    with open(data_path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    provenance = {
+        "command": "python -m engine.tune fit " + " ".join(sys.argv[2:]),
+        "data": f"{data_path} (sha256 {digest}), {data.size} positions used, {data.skipped} left out",
+        "start": "material only (engine.tune.fit.PLAIN_MATERIAL)" if start == "plain" else "the previous parameters",
+        "target": f"{lam:g} x game result + {1 - lam:g} x sigmoid(search score), sigmoid k = {res.k:.4f}",
+        "loss": f"{res.loss_start:.6f} at the start, {res.loss:.6f} after {res.iterations} Adam iterations "
+                f"(lr {lr:g})",
+        "date": datetime.date.today().isoformat(),
+    }
+    write_params(out, params_of(res.w), provenance)
+    print(f"loss {res.loss_start:.6f} -> {res.loss:.6f} in {res.seconds:.0f} s; wrote {out}")
 
 
 if __name__ == "__main__":

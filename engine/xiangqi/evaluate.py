@@ -25,10 +25,15 @@ Black's.  Terms:
   pawns and cannons close; a side with no rook/horse/cannon/pawn cannot win, so its advantage is scaled down;
 * a small tempo bonus for the side to move.
 
-The tables started from ElephantEye's preeval tables (xqbase/eleeye, LGPL; Morning Yellow), rescaled by 4.5,
-re-oriented to our board (rank 0 = Red's back rank) and adjusted (every pawn +35, horse/cannon ending shifts);
-ElephantEye's pattern terms (hollow/central/bottom cannon, attack-dependent advisors) inspired the
-king-safety terms.  Every term is colour- and left-right-symmetric (tests/test_evaluate.py checks it).
+Every weight is an entry of one parameter vector ``W`` (named blocks, ``LAYOUT``), read from the generated
+module ``eval_params.py``, which the tuner (``engine/tune``, ``make tune``) writes with its provenance;
+``evaluate_trace`` is the same code reporting each parameter's coefficient, which is what the tuner fits.  The
+structural constants below (attack potential, phase weights, mop-up) are not tuned.  The values in use today are
+still the hand-written tables this evaluation started with, converted unchanged: they were derived from
+ElephantEye's preeval tables (xqbase/eleeye, LGPL; Morning Yellow), rescaled by 4.5 and adjusted, and
+ElephantEye's pattern terms (hollow/central/bottom cannon, attack-dependent advisors) inspired the king-safety
+terms.  Issue 13 replaces them with values fitted from material-only starting values to the project's own games.
+Every term is colour- and left-right-symmetric (tests/test_evaluate.py checks it).
 """
 from collections import namedtuple
 
@@ -37,7 +42,9 @@ from numba import njit
 
 from .board import (FILES, RANKS, NSQ, square, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RED, BLACK,
                     BLACK_BIT, ST_SIDE, ST_KING, ORTHO, RAYS, HORSE_TO, HORSE_LEG, LEGAL_SQUARES)
+from .eval_params import PARAMS
 from .movegen import king_attacked
+from ..tune.params import HALF_BOARD, HALF_FILES, half_board_values
 
 # Nominal middle-game values by kind (search: MVV/LVA, futility and delta margins).  The general is 0: it is
 # never captured, and as an attacker its captures are always safe (they are legal only when unprotected).
@@ -45,216 +52,84 @@ from .movegen import king_attacked
 PIECE_VALUE = np.array([0, 0, 150, 150, 450, 950, 450, 100], np.int32)
 
 
-def _board_table(text):
-    """A table written as Red sees the board (rank 9 first, file a left) -> int32[90] indexed by square."""
-    rows = [[int(v) for v in line.split()] for line in text.strip().splitlines()]
-    assert len(rows) == RANKS and all(len(r) == FILES for r in rows)
-    table = np.zeros(NSQ, np.int32)
-    for i, row in enumerate(rows):
-        for f, v in enumerate(row):
-            table[square(f, RANKS - 1 - i)] = v
-    return table
-
-
 # --------------------------------------------------------------------------------------------------------------
-# Piece-square tables for Red, material included (Black's are the same tables with ranks mirrored).
+# The parameters: one vector W, in named blocks (LAYOUT), with values from eval_params.py (written by the tuner,
+# engine/tune).  Half-board blocks (HALF_BOARD values) are piece-square terms, left-right symmetric, indexed by
+# HALF_SQUARE[colour, square] from the piece owner's side.
 # --------------------------------------------------------------------------------------------------------------
-KING_MG = _board_table("""
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    5    5    5    0    0    0
-       0    0    0    9    9    9    0    0    0
-       0    0    0   50   68   50    0    0    0
-""")
-KING_EG = _board_table("""
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0   23   68   23    0    0    0
-       0    0    0   14   59   14    0    0    0
-       0    0    0    5   50    5    0    0    0
-""")
-PAWN_MG = _board_table("""
-      76   76   76   85   94   85   76   76   76
-     121  143  188  224  233  224  188  143  121
-     121  143  179  202  202  202  179  143  121
-     121  139  157  166  170  166  157  139  121
-      98  116  125  157  166  157  125  116   98
-      67    0   94    0  107    0   94    0   67
-      67    0   67    0  103    0   67    0   67
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-""")
-PAWN_EG = _board_table("""
-      80   80   80  103  103  103   80   80   80
-      80  103  125  238  305  238  125  103   80
-     148  170  170  193  193  193  170  170  148
-     193  215  215  238  238  238  215  215  193
-     148  170  170  193  193  193  170  170  148
-     148    0  148    0  148    0  148    0  148
-     125    0  125    0  125    0  125    0  125
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-""")
-PAWN_ATTACK_MG = _board_table("""
-       0    0    0    0    0    0    0    0    0
-      90  113  158  189  203  189  158  113   90
-      90  113  144  167  167  167  144  113   90
-      90  104  122  135  140  135  122  104   90
-      68   86   95  122  135  122   95   86   68
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-""")
-PAWN_ATTACK_EG = _board_table("""
-       0    0    0    0    0    0    0    0    0
-     180  180  180  180  180  180  180  180  180
-     180  180  180  180  180  180  180  180  180
-     180  180  180  158  158  158  180  180  180
-     203  180  158  158  158  158  158  180  203
-      90    0   68    0   90    0   68    0   90
-      90    0   68    0   90    0   68    0   90
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-""")
-HORSE_MG = _board_table("""
-     405  405  405  432  405  432  405  405  405
-     405  432  464  437  423  437  464  432  405
-     414  441  446  464  446  464  446  441  414
-     419  486  450  482  450  482  450  486  419
-     405  450  446  464  468  464  446  450  405
-     405  441  455  459  464  459  455  441  405
-     414  423  441  428  441  428  441  423  414
-     419  414  423  428  414  428  423  414  419
-     383  405  414  419  351  419  414  405  383
-     396  383  405  396  405  396  405  383  396
-""")
-HORSE_EG = _board_table("""
-     414  423  432  432  432  432  432  423  414
-     423  432  441  441  441  441  441  432  423
-     432  441  450  450  450  450  450  441  432
-     432  441  450  450  450  450  450  441  432
-     432  441  450  450  450  450  450  441  432
-     423  432  441  441  441  441  441  432  423
-     423  432  441  441  441  441  441  432  423
-     414  423  432  432  432  432  432  423  414
-     405  414  423  414  414  414  423  414  405
-     396  405  414  405  405  405  414  405  396
-""")
-ROOK_MG = _board_table("""
-     927  936  932  959  963  959  932  936  927
-     927  954  941  972 1049  972  941  954  927
-     927  936  932  963  972  963  932  936  927
-     927  959  959  972  972  972  959  959  927
-     936  950  950  963  968  963  950  950  936
-     936  954  954  963  968  963  954  954  936
-     918  941  918  954  963  954  918  941  918
-     891  936  918  954  954  954  918  936  891
-     900  936  927  954  900  954  927  936  900
-     873  927  918  954  900  954  918  927  873
-""")
-ROOK_EG = _board_table("""
-     819  819  819  828  837  828  819  819  819
-     828  828  828  837  855  837  828  828  828
-     819  819  819  828  837  828  819  819  819
-     810  810  810  819  828  819  810  810  810
-     810  810  810  819  828  819  810  810  810
-     810  810  810  819  828  819  810  810  810
-     810  810  810  819  828  819  810  810  810
-     810  810  810  819  828  819  810  810  810
-     810  810  810  819  828  819  810  810  810
-     810  810  810  819  828  819  810  810  810
-""")
-CANNON_MG = _board_table("""
-     450  450  432  410  405  410  432  450  450
-     441  441  432  414  401  414  432  441  441
-     437  437  432  410  414  410  432  437  437
-     432  446  446  441  450  441  446  446  432
-     432  432  432  432  450  432  432  432  432
-     428  432  446  432  450  432  446  432  428
-     432  432  432  432  432  432  432  432  432
-     437  432  450  446  455  446  450  432  437
-     432  437  441  441  441  441  441  437  432
-     432  432  437  446  446  446  437  432  432
-""")
-CANNON_EG = _board_table("""
-     450  450  450  450  450  450  450  450  450
-     450  450  450  450  450  450  450  450  450
-     450  450  450  450  450  450  450  450  450
-     450  450  450  459  468  459  450  450  450
-     450  450  450  459  468  459  450  450  450
-     450  450  450  459  468  459  450  450  450
-     450  450  450  459  468  459  450  450  450
-     450  450  450  459  468  459  450  450  450
-     450  450  450  468  477  468  450  450  450
-     450  450  450  468  477  468  450  450  450
-""")
-
-# Advisors and elephants: only the square matters here (their value is added per piece below): the edge
-# elephant squares are a little worse, the palace centre (advisor) and the elephant's centre square better.
-DEFENDER_POS = _board_table("""
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-      -9    0    0    0   14    0    0    0   -9
-       0    0    0    0   14    0    0    0    0
-       0    0    0    0    0    0    0    0    0
-""")
-
-HORSE_EG_SHIFT = 20         # horses gain in the ending ...
-CANNON_EG_SHIFT = -40       # ... cannons lose (fewer screens)
+SCALE = 8                           # terms are summed in 1/SCALE units so that "x attack/8" stays exact
+KINDS = ("", "king", "advisor", "elephant", "horse", "rook", "cannon", "pawn")     # by kind code
+# (name, size): a name ending in _mg is a middle-game term, _eg (or _eg_half: in half-centipawns) an ending term,
+# any other name both; each kind's two piece-square tables come first, in kind order (PST, PST_STRIDE).
+LAYOUT = tuple([(f"{KINDS[k]}_{ph}", HALF_BOARD) for k in range(KING, PAWN + 1) for ph in ("mg", "eg")]
+               + [("crossed_pawn_attack_mg", HALF_BOARD), ("crossed_pawn_attack_eg", HALF_BOARD),
+                  ("rook_mobility_mg", 1), ("rook_mobility_eg", 1), ("horse_mobility_mg", 9), ("horse_mobility_eg", 9),
+                  ("defender", 1), ("defender_threatened", 1), ("defence_without_threat", 1),
+                  ("elephant_missing_vs_cannon", 1), ("advisor_missing_vs_horse", 1),
+                  ("advisor_missing_vs_two_rooks", 1), ("general_in_palace_centre", 1),
+                  ("hollow_cannon_mg", RANKS), ("hollow_cannon_eg_half", RANKS), ("central_cannon", RANKS),
+                  ("bottom_cannon", HALF_FILES), ("tempo_mg", 1), ("tempo_eg", 1)])
+OFFSET = {}
+_at = 0
+for _name, _size in LAYOUT:
+    OFFSET[_name] = _at
+    _at += _size
+N_PARAMS = _at
+del _at, _name, _size
 
 
-def _flip(sq):
-    """The square seen from the other side (ranks mirrored)."""
-    return square(sq % FILES, RANKS - 1 - sq // FILES)
+def _load_params():
+    w = np.zeros(N_PARAMS, np.int32)
+    for name, size in LAYOUT:
+        values = list(PARAMS[name])
+        assert len(values) == size, name
+        w[OFFSET[name]:OFFSET[name] + size] = half_board_values(values) if size == HALF_BOARD else values
+    assert set(PARAMS) == {name for name, _ in LAYOUT}, "eval_params.py and LAYOUT disagree"
+    return w
 
 
-def _mirror(sq):
-    """The square with files mirrored."""
-    return square(FILES - 1 - sq % FILES, sq // FILES)
+W = _load_params()
+PST = OFFSET["king_mg"]                 # kind k's mg table at PST + (k - 1) * PST_STRIDE, its eg table HALF_BOARD on
+PST_STRIDE = 2 * HALF_BOARD
+PAWN_ATTACK_MG, PAWN_ATTACK_EG = OFFSET["crossed_pawn_attack_mg"], OFFSET["crossed_pawn_attack_eg"]
+ROOK_MOBILITY_MG, ROOK_MOBILITY_EG = OFFSET["rook_mobility_mg"], OFFSET["rook_mobility_eg"]
+HORSE_MOBILITY_MG, HORSE_MOBILITY_EG = OFFSET["horse_mobility_mg"], OFFSET["horse_mobility_eg"]
+DEF_BASE, DEF_THREAT, DEF_ATTACKLESS = OFFSET["defender"], OFFSET["defender_threatened"], \
+    OFFSET["defence_without_threat"]
+ELEPHANT_VS_CANNON, ADVISOR_VS_HORSE = OFFSET["elephant_missing_vs_cannon"], OFFSET["advisor_missing_vs_horse"]
+ADVISOR_LEAK, KING_IN_CENTRE = OFFSET["advisor_missing_vs_two_rooks"], OFFSET["general_in_palace_centre"]
+HOLLOW_MG, HOLLOW_EG_HALF = OFFSET["hollow_cannon_mg"], OFFSET["hollow_cannon_eg_half"]
+CENTRAL_THREAT, BOTTOM_THREAT = OFFSET["central_cannon"], OFFSET["bottom_cannon"]
+TEMPO_MG_AT, TEMPO_EG_AT = OFFSET["tempo_mg"], OFFSET["tempo_eg"]
+TEMPO_MG, TEMPO_EG = int(W[TEMPO_MG_AT]), int(W[TEMPO_EG_AT])
 
 
-def _build_tables():
-    by_kind = {KING: (KING_MG, KING_EG), ADVISOR: (DEFENDER_POS, DEFENDER_POS),
-               ELEPHANT: (DEFENDER_POS, DEFENDER_POS), HORSE: (HORSE_MG, HORSE_EG + HORSE_EG_SHIFT),
-               ROOK: (ROOK_MG, ROOK_EG), CANNON: (CANNON_MG, CANNON_EG + CANNON_EG_SHIFT), PAWN: (PAWN_MG, PAWN_EG)}
-    mg = np.zeros((2 * BLACK_BIT, NSQ), np.int32)   # indexed by piece code: Red's entries > 0, Black's < 0
-    eg = np.zeros((2 * BLACK_BIT, NSQ), np.int32)
-    att_mg = np.zeros((2, NSQ), np.int32)       # extra for a crossed pawn, times (own attack potential / 8)
-    att_eg = np.zeros((2, NSQ), np.int32)
-    for kind, (tm, te) in by_kind.items():
-        assert all(tm[sq] == tm[_mirror(sq)] and te[sq] == te[_mirror(sq)] for sq in range(NSQ))  # left-right
-        for sq in range(NSQ):
-            if LEGAL_SQUARES[RED, kind, sq]:
-                mg[kind, sq], eg[kind, sq] = tm[sq], te[sq]
-            if LEGAL_SQUARES[BLACK, kind, sq]:
-                mg[BLACK_BIT + kind, sq], eg[BLACK_BIT + kind, sq] = -tm[_flip(sq)], -te[_flip(sq)]
-    for sq in range(NSQ):
-        att_mg[RED, sq], att_eg[RED, sq] = PAWN_ATTACK_MG[sq], PAWN_ATTACK_EG[sq]
-        att_mg[BLACK, sq], att_eg[BLACK, sq] = PAWN_ATTACK_MG[_flip(sq)], PAWN_ATTACK_EG[_flip(sq)]
-    return mg, eg, att_mg, att_eg
+def _half_square(colour, sq):
+    """The half-board index of ``sq`` for a piece of ``colour``: its rank from its own side, its file folded."""
+    rank, file = sq // FILES, sq % FILES
+    return (rank if colour == RED else RANKS - 1 - rank) * HALF_FILES + min(file, FILES - 1 - file)
 
 
-PST_MG, PST_EG, PAWN_ATT_MG, PAWN_ATT_EG = _build_tables()
+HALF_SQUARE = np.array([[_half_square(c, sq) for sq in range(NSQ)] for c in (RED, BLACK)], np.int64)
+
+# The trace (``evaluate_trace``): the coefficient of every parameter in the score, as the tuner needs it.
+# [0, N) middle-game counts and [N, 2N) ending counts of each parameter, in 1/SCALE units, Red's view (Black's
+# pieces count negative); then the phase (0..TOTAL_PHASE), a flag for the terms that are not linear in the
+# parameters (mop-up, a side that cannot win), and scratch space for the crossed pawns' squares.
+TRACE_PHASE = 2 * N_PARAMS
+TRACE_NONLINEAR = TRACE_PHASE + 1
+TRACE_PAWNS = TRACE_PHASE + 2          # [colour * HALF_BOARD + half square]: crossed pawns counted there
+TRACE_SIZE = TRACE_PAWNS + 2 * HALF_BOARD
+
+
+@njit(cache=True, inline="always")
+def _term(trace, index, phase_mg, phase_eg, count):
+    """Record ``count`` uses of parameter ``index`` in the trace (numba prunes this when ``trace`` is None)."""
+    if trace is not None:
+        if phase_mg:
+            trace[index] += count
+        if phase_eg:
+            trace[N_PARAMS + index] += count
 
 # --------------------------------------------------------------------------------------------------------------
 # Named squares and directions, tables indexed by colour (RED, BLACK).
@@ -278,14 +153,11 @@ for _sq in range(NSQ):
     HORSE_BAD[_sq] = (_sq % FILES in (0, FILES - 1) or _sq // FILES in (0, RANKS - 1)
                       or _sq in PALACE_CENTRE)
 del _sq
-# By the number of good horse moves (leg free, not onto an edge square or an own piece): trapped horses lose.
-HORSE_MOBILITY = np.array([-45, -22, -6, 0, 3, 6, 8, 10, 12], np.int32)
-ROOK_MOBILITY = 3                   # per empty square a rook sees along its rank and file
-
-# Cannon threats against a general at home, indexed by the cannon's rank counted from that general's back rank.
-HOLLOW_THREAT = np.array([0, 0, 0, 270, 293, 315, 338, 360, 360, 360], np.int32)   # 空头炮 (halved in the ending)
-CENTRAL_THREAT = np.array([0, 0, 0, 225, 203, 180, 158, 135, 135, 135], np.int32)  # 炮镇窝心马
-BOTTOM_THREAT = np.array([180, 135, 0, 0, 0, 0, 0, 135, 180], np.int32)            # 沉底炮, by file, x attack/8
+# Horse mobility (horse_mobility_*) is indexed by the number of good horse moves (leg free, not onto an edge
+# square or an own piece): trapped horses lose; rook mobility (rook_mobility_*) is per empty square a rook sees
+# along its rank and file.
+# Cannon threats against a general at home: hollow_cannon_* (空头炮) and central_cannon (炮镇窝心马) are indexed
+# by the cannon's rank counted from that general's back rank, bottom_cannon (沉底炮) by its folded file, x attack/8.
 SHAPE_NONE, SHAPE_CENTER, SHAPE_SIDE = 0, 1, 2
 CENTRAL_SCREENS = 2                 # the central cannon: two pieces between it and the general
 CENTRAL_VS_SIDE = 4                 # ... against a general whose advisors stand to one side: a quarter
@@ -295,22 +167,17 @@ CENTRAL_VS_SIDE = 4                 # ... against a general whose advisors stand
 CROSSED_ATTACK = np.array([0, 0, 0, 0, 2, 2, 1, 1], np.int64)     # by kind: horse, rook 2; cannon, pawn 1
 ROOK_MATERIAL = 2
 SUPERIORITY = 2
-ATTACK_MAX = 8
-SCALE = ATTACK_MAX                  # terms are summed in 1/ATTACK_MAX units so that "x attack/8" stays exact
+ATTACK_MAX = SCALE                  # attack potential is counted in 1/SCALE units
 
-# Advisors and elephants ("defenders"): each is worth DEF_BASE + DEF_THREAT * t, t = the opponent's attack
-# potential / 8, and a side gets DEF_ATTACKLESS * (1 - t) whatever it has left, so a full set is worth the same
-# under any threat and every missing defender costs more the more the opponent can attack.
-DEF_BASE, DEF_THREAT, DEF_ATTACKLESS = 90, 90, 360
+# Advisors and elephants ("defenders"): each is worth defender + defender_threatened * t, t = the opponent's
+# attack potential / 8, and a side gets defence_without_threat * (1 - t) whatever it has left, so a full set can
+# be worth the same under any threat and every missing defender costs more the more the opponent can attack.
+# Then: per missing elephant per enemy cannon, per missing advisor per enemy horse, an advisor missing against
+# two rooks (x t), the general on the palace centre while it has both advisors.
 PAIR = 2                            # a full set of advisors or elephants; two rooks
-ADVISOR_LEAK = 300                  # missing an advisor against two rooks, x t
-ELEPHANT_VS_CANNON = 15             # per missing elephant per enemy cannon
-ADVISOR_VS_HORSE = 15               # per missing advisor per enemy horse
-KING_IN_CENTRE = 90                 # general on the palace centre while it has both advisors
 
 PHASE_ROOK, PHASE_MINOR = 6, 3      # game phase per rook, per horse or cannon
 TOTAL_PHASE = 4 * PHASE_ROOK + 8 * PHASE_MINOR     # all 4 rooks and 8 horses/cannons on the board
-TEMPO_MG, TEMPO_EG = 20, 10
 
 # Mop-up: per palace square of the lone general that the strong side attacks, and per step of closeness.
 MOP_CONFINE = 40
@@ -392,7 +259,7 @@ def _horse_moves(board, sq, colour):
 
 
 @njit(cache=True, inline="always")
-def _scan_camp(board, invader):
+def _scan_camp(board, invader, trace):
     """The pieces in the camp that ``invader`` attacks (its opponent's half) -> Camp.  The two calls, one per
     invader, cover the board once."""
     mg = eg = census = attack = pawns = pawn_mg = pawn_eg = 0
@@ -403,22 +270,34 @@ def _scan_camp(board, invader):
             continue
         kind = p & 7
         colour = p >> 3
-        mobility = 0
+        sign = 1 if colour == RED else -1
+        half = HALF_SQUARE[colour, sq]
+        table = PST + (kind - 1) * PST_STRIDE + half
+        mg += sign * W[table]
+        eg += sign * W[table + HALF_BOARD]
+        _term(trace, table, True, False, sign * SCALE)
+        _term(trace, table + HALF_BOARD, False, True, sign * SCALE)
         if kind == ROOK:
-            mobility = ROOK_MOBILITY * _rook_mobility(board, sq)
+            n = _rook_mobility(board, sq)
+            mg += sign * n * W[ROOK_MOBILITY_MG]
+            eg += sign * n * W[ROOK_MOBILITY_EG]
+            _term(trace, ROOK_MOBILITY_MG, True, False, sign * SCALE * n)
+            _term(trace, ROOK_MOBILITY_EG, False, True, sign * SCALE * n)
         elif kind == HORSE:
-            mobility = HORSE_MOBILITY[_horse_moves(board, sq, colour)]
-        if colour != RED:
-            mobility = -mobility
-        mg += PST_MG[p, sq] + mobility
-        eg += PST_EG[p, sq] + mobility
+            n = _horse_moves(board, sq, colour)
+            mg += sign * W[HORSE_MOBILITY_MG + n]
+            eg += sign * W[HORSE_MOBILITY_EG + n]
+            _term(trace, HORSE_MOBILITY_MG + n, True, False, sign * SCALE)
+            _term(trace, HORSE_MOBILITY_EG + n, False, True, sign * SCALE)
         census += 1 << (CENSUS_BITS * (p - 1))
         if colour == invader:
             attack += CROSSED_ATTACK[kind]
             if kind == PAWN:
                 pawns += 1
-                pawn_mg += PAWN_ATT_MG[colour, sq]
-                pawn_eg += PAWN_ATT_EG[colour, sq]
+                pawn_mg += W[PAWN_ATTACK_MG + half]
+                pawn_eg += W[PAWN_ATTACK_EG + half]
+                if trace is not None:           # weighted by the attack potential once it is known
+                    trace[TRACE_PAWNS + colour * HALF_BOARD + half] += 1
     return Camp(mg, eg, census, attack, pawns, pawn_mg, pawn_eg)
 
 
@@ -465,13 +344,14 @@ def _home_shape(board, colour):
 
 
 @njit(cache=True)
-def _cannon_threat(board, colour, shape):
-    """(hollow, central, bottom) threats of the enemy cannons against ``colour``'s general, which stands at home
-    with advisor shape ``shape`` (centre: both advisors on the back rank; side: one of them in the centre):
-    cannons on its file behind 0 or CENTRAL_SCREENS pieces, and (side shape) on its back rank with nothing between."""
+def _cannon_threat(board, colour, shape, enemy_attack, trace, sign):
+    """(hollow mg, hollow eg, central, bottom) threats of the enemy cannons against ``colour``'s general, which
+    stands at home with advisor shape ``shape`` (centre: both advisors on the back rank; side: one of them in the
+    centre): cannons on its file behind 0 or CENTRAL_SCREENS pieces, and (side shape) on its back rank with
+    nothing between.  Bottom threats come weighted by the enemy's attack potential (1/SCALE units)."""
     king = KING_HOME[colour]
     cannon = (colour ^ 1) * BLACK_BIT + CANNON
-    hollow = central = bottom = 0
+    hollow_mg = hollow_eg = central = bottom = 0
     screens = 0                         # pieces seen so far along the general's file
     for s in RAYS[king, FORWARD[colour]]:
         if s < 0 or screens > CENTRAL_SCREENS:
@@ -483,11 +363,16 @@ def _cannon_threat(board, colour, shape):
             rank = abs(s // FILES - BACK_RANK[colour])
             if shape == SHAPE_CENTER:
                 if screens == 0:
-                    hollow += HOLLOW_THREAT[rank]
+                    hollow_mg += W[HOLLOW_MG + rank]
+                    hollow_eg += W[HOLLOW_EG_HALF + rank]
+                    _term(trace, HOLLOW_MG + rank, True, False, -sign * SCALE)
+                    _term(trace, HOLLOW_EG_HALF + rank, False, True, -sign * (SCALE // 2))
                 elif screens == CENTRAL_SCREENS and board[PALACE_CENTRE[colour]] == colour * BLACK_BIT + HORSE:
-                    central += CENTRAL_THREAT[rank]
+                    central += W[CENTRAL_THREAT + rank]
+                    _term(trace, CENTRAL_THREAT + rank, True, True, -sign * SCALE)
             elif screens == CENTRAL_SCREENS:
-                central += CENTRAL_THREAT[rank] // CENTRAL_VS_SIDE
+                central += W[CENTRAL_THREAT + rank] // CENTRAL_VS_SIDE
+                _term(trace, CENTRAL_THREAT + rank, True, True, -sign * (SCALE // CENTRAL_VS_SIDE))
         screens += 1
     if shape == SHAPE_SIDE:
         for d in (EAST, WEST):
@@ -496,30 +381,47 @@ def _cannon_threat(board, colour, shape):
                     break
                 if board[s] != 0:                   # the first piece along the back rank
                     if board[s] == cannon:
-                        bottom += BOTTOM_THREAT[s % FILES]
+                        file = min(s % FILES, FILES - 1 - s % FILES)
+                        bottom += W[BOTTOM_THREAT + file] * enemy_attack
+                        _term(trace, BOTTOM_THREAT + file, True, True, -sign * enemy_attack)
                     break
-    return hollow, central, bottom
+    return hollow_mg, hollow_eg, central, bottom
 
 
 @njit(cache=True, inline="always")
-def _side_terms(board, colour, king, own, enemy, own_attack, enemy_attack):
+def _side_terms(board, colour, king, own, enemy, own_attack, enemy_attack, trace):
     """``colour``'s terms besides material, tables and mobility, in 1/SCALE units from its own view -> (mg, eg):
     its crossed pawns' extras, its defenders and the safety of its general on ``king``."""
-    hollow = central = bottom = 0
+    sign = 1 if colour == RED else -1
+    hollow_mg = hollow_eg = central = bottom = 0
     shape = _home_shape(board, colour)
     if shape != SHAPE_NONE:
-        hollow, central, bottom = _cannon_threat(board, colour, shape)
-    safety = ((own.advisors + own.elephants) * (DEF_BASE * SCALE + DEF_THREAT * enemy_attack)
-              + DEF_ATTACKLESS * (SCALE - enemy_attack))
-    safety -= SCALE * ((PAIR - own.elephants) * enemy.cannons * ELEPHANT_VS_CANNON
-                       + (PAIR - own.advisors) * enemy.horses * ADVISOR_VS_HORSE)
+        hollow_mg, hollow_eg, central, bottom = _cannon_threat(board, colour, shape, enemy_attack, trace, sign)
+    defenders = own.advisors + own.elephants
+    safety = (defenders * (W[DEF_BASE] * SCALE + W[DEF_THREAT] * enemy_attack)
+              + W[DEF_ATTACKLESS] * (SCALE - enemy_attack))
+    _term(trace, DEF_BASE, True, True, sign * defenders * SCALE)
+    _term(trace, DEF_THREAT, True, True, sign * defenders * enemy_attack)
+    _term(trace, DEF_ATTACKLESS, True, True, sign * (SCALE - enemy_attack))
+    safety -= SCALE * ((PAIR - own.elephants) * enemy.cannons * W[ELEPHANT_VS_CANNON]
+                       + (PAIR - own.advisors) * enemy.horses * W[ADVISOR_VS_HORSE])
+    _term(trace, ELEPHANT_VS_CANNON, True, True, -sign * SCALE * (PAIR - own.elephants) * enemy.cannons)
+    _term(trace, ADVISOR_VS_HORSE, True, True, -sign * SCALE * (PAIR - own.advisors) * enemy.horses)
     if own.advisors < PAIR and enemy.rooks == PAIR:
-        safety -= ADVISOR_LEAK * enemy_attack
+        safety -= W[ADVISOR_LEAK] * enemy_attack
+        _term(trace, ADVISOR_LEAK, True, True, -sign * enemy_attack)
     if king == PALACE_CENTRE[colour] and own.advisors == PAIR:
-        safety -= SCALE * KING_IN_CENTRE
-    safety -= bottom * enemy_attack + SCALE * central
-    mg = own.pawn_mg * own_attack + safety - SCALE * hollow
-    eg = own.pawn_eg * own_attack + safety - (SCALE // 2) * hollow     # the hollow cannon: halved in the ending
+        safety -= SCALE * W[KING_IN_CENTRE]
+        _term(trace, KING_IN_CENTRE, True, True, -sign * SCALE)
+    safety -= bottom + SCALE * central
+    if trace is not None:               # the crossed pawns counted by _scan_camp, now that the attack is known
+        for half in range(HALF_BOARD):
+            n = trace[TRACE_PAWNS + colour * HALF_BOARD + half]
+            if n:
+                _term(trace, PAWN_ATTACK_MG + half, True, False, sign * n * own_attack)
+                _term(trace, PAWN_ATTACK_EG + half, False, True, sign * n * own_attack)
+    mg = own.pawn_mg * own_attack + safety - SCALE * hollow_mg
+    eg = own.pawn_eg * own_attack + safety - (SCALE // 2) * hollow_eg     # the hollow cannon: halved in the ending
     return mg, eg
 
 
@@ -535,18 +437,19 @@ def _mop_up_bonus(board, strong, own, weak, weak_king):
     return 0
 
 
-@njit(cache=True)
-def evaluate(board, st):
-    """Static score of the position from the side to move's point of view (see the module docstring)."""
-    red_camp = _scan_camp(board, BLACK)
-    black_camp = _scan_camp(board, RED)
+@njit(cache=True, inline="always")
+def _evaluate(board, st, trace):
+    """Static score of the position from the side to move's point of view (see the module docstring); with a
+    ``trace`` array (TRACE_SIZE, zeroed), also the coefficient of every parameter (see TRACE_PHASE)."""
+    red_camp = _scan_camp(board, BLACK, trace)
+    black_camp = _scan_camp(board, RED, trace)
     census = red_camp.census + black_camp.census
     red = _side_of(census, black_camp, RED)
     black = _side_of(census, red_camp, BLACK)
     att_red = _attack(red, black)
     att_black = _attack(black, red)
-    mg_red, eg_red = _side_terms(board, RED, st[ST_KING + RED], red, black, att_red, att_black)
-    mg_black, eg_black = _side_terms(board, BLACK, st[ST_KING + BLACK], black, red, att_black, att_red)
+    mg_red, eg_red = _side_terms(board, RED, st[ST_KING + RED], red, black, att_red, att_black, trace)
+    mg_black, eg_black = _side_terms(board, BLACK, st[ST_KING + BLACK], black, red, att_black, att_red, trace)
     mg8 = SCALE * (red_camp.mg + black_camp.mg) + mg_red - mg_black
     eg8 = SCALE * (red_camp.eg + black_camp.eg) + eg_red - eg_black
 
@@ -555,6 +458,7 @@ def evaluate(board, st):
             + PHASE_MINOR * (red.horses + black.horses + red.cannons + black.cannons), TOTAL_PHASE)
     ph = (2 * TOTAL_PHASE - m) * m // TOTAL_PHASE
     score = _tdiv(mg8 * ph + eg8 * (TOTAL_PHASE - ph), SCALE * TOTAL_PHASE)
+    linear = score
 
     # Won endings: drive the lone general into a corner of its palace.
     score += _mop_up_bonus(board, RED, red, black, st[ST_KING + BLACK])
@@ -563,6 +467,24 @@ def evaluate(board, st):
     if (score > 0 and _material(red) + red.pawns == 0) or (score < 0 and _material(black) + black.pawns == 0):
         score = _tdiv(score, NO_WIN_DIVISOR)
 
-    if st[ST_SIDE] != RED:
-        score = -score
-    return score + (TEMPO_MG * ph + TEMPO_EG * (TOTAL_PHASE - ph)) // TOTAL_PHASE
+    to_move = 1 if st[ST_SIDE] == RED else -1
+    if trace is not None:
+        trace[TRACE_PHASE] = ph
+        trace[TRACE_NONLINEAR] = 1 if score != linear else 0
+        _term(trace, TEMPO_MG_AT, True, False, to_move * SCALE)      # Red's view: the tempo is the mover's
+        _term(trace, TEMPO_EG_AT, False, True, to_move * SCALE)
+    return to_move * score + (TEMPO_MG * ph + TEMPO_EG * (TOTAL_PHASE - ph)) // TOTAL_PHASE
+
+
+@njit(cache=True)
+def evaluate(board, st):
+    """Static score of the position from the side to move's point of view (see the module docstring)."""
+    return _evaluate(board, st, None)
+
+
+@njit(cache=True)
+def evaluate_trace(board, st, trace):
+    """``evaluate``, also filling ``trace`` (int64[TRACE_SIZE]) with each parameter's coefficient: the tuner's
+    view of the same code."""
+    trace[:] = 0
+    return _evaluate(board, st, trace)

@@ -1,0 +1,169 @@
+"""The evaluation tuner (issue 13): Texel's method on the project's own positions.
+
+Every position's evaluation is linear in the parameter vector ``W`` of ``engine.xiangqi.evaluate`` (for a fixed
+phase): ``evaluate_trace`` gives each parameter's coefficient, from the very code the engine runs.  The positions
+(``engine.tune.selfplay``) become one sparse matrix ``C`` (positions x parameters, Red's view), and the tuner
+minimises the mean squared error between ``sigmoid(C @ w)`` and a target: the game's result, blended with the
+search's score turned into an expected result (``lam`` of the result).  ``sigmoid(s) = 1 / (1 + 10^(-k s / 400))``
+with ``k`` fitted first, so that scores stay in centipawns.  The optimiser is Adam on the full batch.
+
+Positions where the evaluation is not linear in W (mop-up of a lone general, a side that cannot win) are left
+out.  Parameters that no position uses keep their start value.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from ..xiangqi import evaluate as E
+
+PLAIN_MATERIAL = {"king": 0, "advisor": 200, "elephant": 200, "horse": 400, "rook": 900, "cannon": 450, "pawn": 100}
+
+
+def plain_start() -> np.ndarray:
+    """Material only, the same on every square, every other term zero: the tuner's start, owing nothing to any
+    engine's tables (textbook piece values)."""
+    w = np.zeros(E.N_PARAMS, np.float64)
+    for kind, value in PLAIN_MATERIAL.items():
+        for phase in ("mg", "eg"):
+            at = E.OFFSET[f"{kind}_{phase}"]
+            w[at:at + E.HALF_BOARD] = value
+    return w
+
+
+@dataclass
+class Dataset:
+    """The positions as a CSR matrix of coefficients (Red's view), with results and search scores."""
+    indptr: np.ndarray
+    cols: np.ndarray
+    vals: np.ndarray
+    result: np.ndarray          # 1, 0.5, 0 for Red
+    score: np.ndarray           # the search's score, centipawns, Red's view
+    skipped: int = 0            # positions left out (not linear in W)
+
+    @property
+    def size(self) -> int:
+        return len(self.result)
+
+
+def build_dataset(rows) -> Dataset:
+    """``rows``: (FEN, result for Red, score for Red), as ``selfplay.read_positions`` yields them."""
+    from ..xiangqi.position import Position
+    n, t = E.N_PARAMS, E.TOTAL_PHASE
+    trace = np.zeros(E.TRACE_SIZE, np.int64)
+    indptr, cols, vals, results, scores = [0], [], [], [], []
+    skipped = 0
+    for fen, result, score in rows:
+        pos = Position(fen)
+        E.evaluate_trace(pos.board, pos.st, trace)
+        if trace[E.TRACE_NONLINEAR]:
+            skipped += 1
+            continue
+        ph = trace[E.TRACE_PHASE]
+        coef = (trace[:n] * ph + trace[n:2 * n] * (t - ph)) / (E.SCALE * t)
+        nz = np.flatnonzero(coef)
+        cols.append(nz.astype(np.int32))
+        vals.append(coef[nz].astype(np.float64))
+        indptr.append(indptr[-1] + len(nz))
+        results.append(result)
+        scores.append(score)
+    cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype))
+    return Dataset(np.array(indptr, np.int64), cat(cols, np.int32), cat(vals, np.float64),
+                   np.array(results, np.float64), np.array(scores, np.float64), skipped)
+
+
+@njit(cache=True)
+def _matvec(indptr, cols, vals, w, out):
+    for i in range(len(indptr) - 1):
+        s = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            s += vals[k] * w[cols[k]]
+        out[i] = s
+
+
+@njit(cache=True)
+def _rmatvec(indptr, cols, vals, g, out):
+    out[:] = 0.0
+    for i in range(len(indptr) - 1):
+        gi = g[i]
+        if gi != 0.0:
+            for k in range(indptr[i], indptr[i + 1]):
+                out[cols[k]] += vals[k] * gi
+
+
+def sigmoid(s, k):
+    return 1.0 / (1.0 + np.power(10.0, -k * s / 400.0))
+
+
+def fit_k(evals: np.ndarray, target: np.ndarray) -> float:
+    """The sigmoid scale that best maps ``evals`` to ``target`` (golden-section search on the squared error)."""
+    lo, hi = 0.05, 5.0
+    g = (math.sqrt(5) - 1) / 2
+    err = lambda k: float(np.mean((sigmoid(evals, k) - target) ** 2))
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = err(a), err(b)
+    for _ in range(60):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = err(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = err(b)
+    return (lo + hi) / 2
+
+
+@dataclass
+class FitResult:
+    w: np.ndarray
+    k: float
+    loss_start: float
+    loss: float
+    iterations: int
+    seconds: float
+    history: list = field(default_factory=list)
+
+
+def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000, lr: float = 2.0,
+        progress=None) -> FitResult:
+    """Adam on the mean squared error of ``sigmoid(C @ w)`` against ``lam * result + (1 - lam) * sigmoid(score)``;
+    ``k`` is fitted to the search scores against the results first, so the target does not depend on ``w``."""
+    t0 = time.monotonic()
+    k = fit_k(data.score, data.result)
+    target = lam * data.result + (1 - lam) * sigmoid(data.score, k)
+    w = w0.astype(np.float64).copy()
+    used = np.zeros(len(w), np.bool_)
+    used[np.unique(data.cols)] = True
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    evals = np.zeros(data.size)
+    grad = np.zeros_like(w)
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    history = []
+    c = math.log(10.0) * k / 400.0
+    for it in range(iterations + 1):
+        _matvec(data.indptr, data.cols, data.vals, w, evals)
+        p = sigmoid(evals, k)
+        diff = p - target
+        loss = float(np.mean(diff * diff))
+        history.append(loss)
+        if progress and (it % 100 == 0 or it == iterations):
+            progress(it, loss)
+        if it == iterations:
+            break
+        _rmatvec(data.indptr, data.cols, data.vals, 2.0 * diff * p * (1.0 - p) * c / data.size, grad)
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad * grad
+        step = lr * (m / (1 - b1 ** (it + 1))) / (np.sqrt(v / (1 - b2 ** (it + 1))) + eps)
+        w -= np.where(used, step, 0.0)
+    return FitResult(w, k, history[0], history[-1], iterations, time.monotonic() - t0, history)
+
+
+def params_of(w: np.ndarray) -> dict:
+    """The parameter vector as named blocks (rounded to integers), for ``params.write_params``."""
+    return {name: [int(round(x)) for x in w[E.OFFSET[name]:E.OFFSET[name] + size]] for name, size in E.LAYOUT}
