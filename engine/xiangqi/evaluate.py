@@ -112,6 +112,23 @@ def _half_square(colour, sq):
 
 HALF_SQUARE = np.array([[_half_square(c, sq) for sq in range(NSQ)] for c in (RED, BLACK)], np.int64)
 
+
+def _board_tables():
+    """W's piece-square terms spread over the board, by piece code (Black's negative) and square, as the
+    evaluation reads them (one lookup; measured 5% faster than indexing W): the tables' mg and eg values and
+    the index of the mg parameter (the eg one is HALF_BOARD further); crossed-pawn extras by colour."""
+    index = np.zeros((2 * BLACK_BIT, NSQ), np.int64)
+    for colour in (RED, BLACK):
+        for kind in range(KING, PAWN + 1):
+            index[colour * BLACK_BIT + kind] = PST + (kind - 1) * PST_STRIDE + HALF_SQUARE[colour]
+    sign = np.array([1 if code < BLACK_BIT else -1 for code in range(2 * BLACK_BIT)], np.int32)[:, None]
+    pawn_mg = W[PAWN_ATTACK_MG + HALF_SQUARE]
+    pawn_eg = W[PAWN_ATTACK_EG + HALF_SQUARE]
+    return index, sign * W[index], sign * W[index + HALF_BOARD], pawn_mg, pawn_eg
+
+
+PST_INDEX, PST_MG, PST_EG, PAWN_ATT_MG, PAWN_ATT_EG = _board_tables()
+
 # The trace (``evaluate_trace``): the coefficient of every parameter in the score, as the tuner needs it.
 # [0, N) middle-game counts and [N, 2N) ending counts of each parameter, in 1/SCALE units, Red's view (Black's
 # pieces count negative); then the phase (0..TOTAL_PHASE), a flag for the terms that are not linear in the
@@ -271,12 +288,10 @@ def _scan_camp(board, invader, trace):
         kind = p & 7
         colour = p >> 3
         sign = 1 if colour == RED else -1
-        half = HALF_SQUARE[colour, sq]
-        table = PST + (kind - 1) * PST_STRIDE + half
-        mg += sign * W[table]
-        eg += sign * W[table + HALF_BOARD]
-        _term(trace, table, True, False, sign * SCALE)
-        _term(trace, table + HALF_BOARD, False, True, sign * SCALE)
+        mg += PST_MG[p, sq]
+        eg += PST_EG[p, sq]
+        _term(trace, PST_INDEX[p, sq], True, False, sign * SCALE)
+        _term(trace, PST_INDEX[p, sq] + HALF_BOARD, False, True, sign * SCALE)
         if kind == ROOK:
             n = _rook_mobility(board, sq)
             mg += sign * n * W[ROOK_MOBILITY_MG]
@@ -294,10 +309,10 @@ def _scan_camp(board, invader, trace):
             attack += CROSSED_ATTACK[kind]
             if kind == PAWN:
                 pawns += 1
-                pawn_mg += W[PAWN_ATTACK_MG + half]
-                pawn_eg += W[PAWN_ATTACK_EG + half]
+                pawn_mg += PAWN_ATT_MG[colour, sq]
+                pawn_eg += PAWN_ATT_EG[colour, sq]
                 if trace is not None:           # weighted by the attack potential once it is known
-                    trace[TRACE_PAWNS + colour * HALF_BOARD + half] += 1
+                    trace[TRACE_PAWNS + colour * HALF_BOARD + HALF_SQUARE[colour, sq]] += 1
     return Camp(mg, eg, census, attack, pawns, pawn_mg, pawn_eg)
 
 
