@@ -4,7 +4,7 @@ import runpy
 
 import numpy as np
 
-from engine.tune.fit import PLAIN_MATERIAL, build_dataset, fit, params_of, plain_start
+from engine.tune.fit import PLAIN_MATERIAL, build_dataset, fit, loss_of, params_of, plain_start
 from engine.tune.params import write_params
 from engine.tune.selfplay import MAX_QUIET_SCORE, Settings, generate, read_positions
 from engine.xiangqi import evaluate as E
@@ -33,8 +33,13 @@ def test_fit_lowers_the_loss_and_writes_a_loadable_module(tmp_path):
     assert data.size > 50 and len(data.vals) > 20 * data.size
     w0 = plain_start()
     assert set(np.unique(w0)) == set(PLAIN_MATERIAL.values())          # material only, nothing else
-    res = fit(data, w0, lam=0.5, iterations=60, lr=5.0)
+    train, held_out = data.split(0.25)
+    assert train.size + held_out.size == data.size and held_out.size == round(0.25 * data.size)
+    assert len(train.vals) + len(held_out.vals) == len(data.vals)
+    res = fit(train, w0, lam=0.5, iterations=60, lr=5.0)
     assert res.loss < 0.8 * res.loss_start and res.history[-1] == res.loss
+    assert abs(loss_of(train, res.w, res.k, 0.5) - res.loss) < 1e-6
+    assert 0 <= loss_of(held_out, res.w, res.k, 0.5) <= 1       # two games are too few to expect it lower
     assert 0.2 < res.k < 5
     path = tmp_path / "eval_params.py"
     write_params(path, params_of(res.w), {"source": "test_tune"})

@@ -46,13 +46,15 @@ def data(out, games, nodes, seed, workers):
 @click.option("--lr", type=click.FloatRange(0, 1000, min_open=True), default=2.0, show_default=True,
               help="Adam's step, centipawns.")
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use at most this many positions.")
-def fit(data_path, out, start, lam, iterations, lr, limit):
+@click.option("--validation", type=click.FloatRange(0, 0.5), default=0.1, show_default=True,
+              help="Fraction of the positions (the last games) held out to check the fit.")
+def fit(data_path, out, start, lam, iterations, lr, limit, validation):
     """Fit the evaluation to the positions (Texel's method) and write the parameter module."""
     import datetime
     import hashlib
     import itertools
     from ..xiangqi import evaluate as E
-    from .fit import build_dataset, fit as run_fit, params_of, plain_start
+    from .fit import build_dataset, fit as run_fit, loss_of, params_of, plain_start
     from .params import write_params
     from .selfplay import read_positions
     t0 = time.monotonic()
@@ -60,9 +62,14 @@ def fit(data_path, out, start, lam, iterations, lr, limit):
     data = build_dataset(rows)
     print(f"{data.size} positions ({data.skipped} left out: not linear), {len(data.vals)} coefficients, "
           f"{time.monotonic() - t0:.0f} s", flush=True)
+    data, held_out = data.split(validation)
     w0 = plain_start() if start == "plain" else E.W.astype(float)
     res = run_fit(data, w0, lam=lam, iterations=iterations, lr=lr,
                   progress=lambda it, loss: print(f"iteration {it}: loss {loss:.6f}", flush=True))
+    check = (f"held-out {held_out.size} positions: {loss_of(held_out, res.w, res.k, lam):.6f} fitted, "
+             f"{loss_of(held_out, w0, res.k, lam):.6f} at the start, "
+             f"{loss_of(held_out, E.W, res.k, lam):.6f} with the parameters in use") if held_out.size else "none"
+    print(check)
     with open(data_path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()[:16]
     provenance = {
@@ -72,6 +79,7 @@ def fit(data_path, out, start, lam, iterations, lr, limit):
         "target": f"{lam:g} x game result + {1 - lam:g} x sigmoid(search score), sigmoid k = {res.k:.4f}",
         "loss": f"{res.loss_start:.6f} at the start, {res.loss:.6f} after {res.iterations} Adam iterations "
                 f"(lr {lr:g})",
+        "validation": check,
         "date": datetime.date.today().isoformat(),
     }
     write_params(out, params_of(res.w), provenance)

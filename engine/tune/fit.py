@@ -49,6 +49,14 @@ class Dataset:
     def size(self) -> int:
         return len(self.result)
 
+    def split(self, fraction: float) -> tuple["Dataset", "Dataset"]:
+        """(the first 1 - fraction of the positions, the rest): the rest, later games, validates the fit."""
+        cut = self.size - int(round(self.size * fraction))
+        at = self.indptr[cut]
+        head = Dataset(self.indptr[:cut + 1], self.cols[:at], self.vals[:at], self.result[:cut], self.score[:cut])
+        tail = Dataset(self.indptr[cut:] - at, self.cols[at:], self.vals[at:], self.result[cut:], self.score[cut:])
+        return head, tail
+
 
 def build_dataset(rows) -> Dataset:
     """``rows``: (FEN, result for Red, score for Red), as ``selfplay.read_positions`` yields them."""
@@ -127,6 +135,15 @@ class FitResult:
     iterations: int
     seconds: float
     history: list = field(default_factory=list)
+    target: np.ndarray | None = None
+
+
+def loss_of(data: Dataset, w: np.ndarray, k: float, lam: float) -> float:
+    """The fit's loss for ``data`` with parameters ``w`` (e.g. held-out positions, or other parameters)."""
+    evals = np.zeros(data.size)
+    _matvec(data.indptr, data.cols, data.vals, np.asarray(w, np.float64), evals)
+    target = lam * data.result + (1 - lam) * sigmoid(data.score, k)
+    return float(np.mean((sigmoid(evals, k) - target) ** 2))
 
 
 def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000, lr: float = 2.0,
