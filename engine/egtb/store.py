@@ -29,9 +29,9 @@ under zstandard is 15-25 % *larger* on typical chunks, smaller on only 1-2 % of 
 runs -- hence the choice per chunk.)  Decoding is one ``np.frombuffer`` or ``np.repeat``.
 
 Files are written to ``<name>.xtb.tmp<pid>`` and renamed into place, so an interrupted build (even ``kill -9``)
-never leaves a broken table behind; the next build deletes the temporaries of dead processes.  Readers check magic, version, header and table checksums and the file length when they
-open a file, and each chunk's checksum when they read it; any failure raises :class:`TableError` with a message
-that names the file.
+never leaves a broken table behind; the next build deletes the temporaries of dead processes.  Readers check
+magic, version, header and table checksums and the file length when they open a file, and each chunk's checksum
+when they read it; any failure raises :class:`TableError` with a message that names the file.
 """
 from __future__ import annotations
 
