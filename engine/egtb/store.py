@@ -145,11 +145,11 @@ def remove_stale_temporaries(directory) -> list[Path]:
 
 def _alive(pid: int) -> bool:
     try:
-        os.kill(pid, 0)
+        os.kill(pid, 0)             # signal 0: only asks whether the process exists
     except ProcessLookupError:
         return False
-    except OSError:                 # exists, owned by someone else
-        return True
+    except PermissionError:         # it exists, owned by someone else
+        pass
     return True
 
 

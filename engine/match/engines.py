@@ -24,11 +24,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from ..protocol.core import MAX_SECONDS     # the longest time anything may take (deadlines stay in range)
 from ..xiangqi.constants import START_FEN
 
 PROTOCOLS = ("ucci", "uci", "xboard")
-
-MAX_TC_SECONDS = 1e6        # a time control's longest base, increment or move time (deadlines stay in range)
 
 # Replies of read_move() that are not moves.
 RESIGN = "resign"
@@ -292,16 +291,16 @@ class TimeControl:
             if "+" in t:
                 base, inc = t.split("+", 1)
                 tc = cls(base=float(base), inc=float(inc))
-                if not (0 < tc.base <= MAX_TC_SECONDS and 0 <= tc.inc <= MAX_TC_SECONDS):   # NaN fails too
+                if not (0 < tc.base <= MAX_SECONDS and 0 <= tc.inc <= MAX_SECONDS):   # NaN fails too
                     raise ValueError
                 return tc
             tc = cls(movetime=float(t))
-            if not 0 < tc.movetime <= MAX_TC_SECONDS:
+            if not 0 < tc.movetime <= MAX_SECONDS:
                 raise ValueError
             return tc
         except ValueError:
             raise ValueError(f"bad time control {text!r}: seconds per move (0.2) or base+increment in "
-                             f"seconds (10+0.1), each at most {MAX_TC_SECONDS:g}") from None
+                             f"seconds (10+0.1), each at most {MAX_SECONDS:g}") from None
 
     @property
     def fixed(self) -> bool:

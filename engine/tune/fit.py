@@ -135,15 +135,18 @@ class FitResult:
     iterations: int
     seconds: float
     history: list = field(default_factory=list)
-    target: np.ndarray | None = None
+
+
+def target_of(data: Dataset, k: float, lam: float) -> np.ndarray:
+    """What the fit aims at: ``lam`` of the game result, the rest the search score's expected result."""
+    return lam * data.result + (1 - lam) * sigmoid(data.score, k)
 
 
 def loss_of(data: Dataset, w: np.ndarray, k: float, lam: float) -> float:
     """The fit's loss for ``data`` with parameters ``w`` (e.g. held-out positions, or other parameters)."""
     evals = np.zeros(data.size)
     _matvec(data.indptr, data.cols, data.vals, np.asarray(w, np.float64), evals)
-    target = lam * data.result + (1 - lam) * sigmoid(data.score, k)
-    return float(np.mean((sigmoid(evals, k) - target) ** 2))
+    return float(np.mean((sigmoid(evals, k) - target_of(data, k, lam)) ** 2))
 
 
 def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000, lr: float = 2.0,
@@ -152,7 +155,7 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
     ``k`` is fitted to the search scores against the results first, so the target does not depend on ``w``."""
     t0 = time.monotonic()
     k = fit_k(data.score, data.result)
-    target = lam * data.result + (1 - lam) * sigmoid(data.score, k)
+    target = target_of(data, k, lam)
     w = w0.astype(np.float64).copy()
     used = np.zeros(len(w), np.bool_)
     used[np.unique(data.cols)] = True

@@ -10,8 +10,10 @@ from __future__ import annotations
 import pprint
 from pathlib import Path
 
-HALF_FILES = 5
-HALF_BOARD = 10 * HALF_FILES        # files a-e of ranks 0-9: left-right symmetric terms store only these
+from ..xiangqi.constants import FILES, RANKS
+
+HALF_FILES = (FILES + 1) // 2       # files a-e
+HALF_BOARD = RANKS * HALF_FILES     # files a-e of every rank: left-right symmetric terms store only these
 
 
 def format_params(params: dict, provenance: dict) -> str:
@@ -28,7 +30,7 @@ def format_params(params: dict, provenance: dict) -> str:
     for name, values in params.items():
         values = [int(v) for v in values]
         if len(values) == HALF_BOARD:
-            rows = [values[i * HALF_FILES:(i + 1) * HALF_FILES] for i in range(10)]       # already rank 9 first
+            rows = [values[i * HALF_FILES:(i + 1) * HALF_FILES] for i in range(RANKS)]    # already rank 9 first
             body = "\n".join("        " + "".join(f"{v:6d}," for v in row) for row in rows)
             out.append(f'    "{name}": (\n{body}\n    ),')
         else:
@@ -38,18 +40,13 @@ def format_params(params: dict, provenance: dict) -> str:
 
 
 def half_board_values(block) -> list[int]:
-    """A block as written in the file (rank 9 first) -> values indexed rank * HALF_FILES + file (rank 0 first)."""
-    rows = [block[i * HALF_FILES:(i + 1) * HALF_FILES] for i in range(10)][::-1]
-    return [v for row in rows for v in row]
-
-
-def file_order(values) -> list[int]:
-    """The inverse of ``half_board_values``."""
-    rows = [list(values[r * HALF_FILES:(r + 1) * HALF_FILES]) for r in range(10)][::-1]
+    """A block as written in the file (rank 9 first) -> values indexed rank * HALF_FILES + file (rank 0 first),
+    and back: the ranks reversed, which is its own inverse."""
+    rows = [list(block[r * HALF_FILES:(r + 1) * HALF_FILES]) for r in range(RANKS)][::-1]
     return [v for row in rows for v in row]
 
 
 def write_params(path, params: dict, provenance: dict) -> None:
     """Write a parameter module; ``params`` maps block names to values (half-board blocks indexed rank-first)."""
-    ordered = {k: (file_order(v) if len(v) == HALF_BOARD else list(v)) for k, v in params.items()}
+    ordered = {k: (half_board_values(v) if len(v) == HALF_BOARD else list(v)) for k, v in params.items()}
     Path(path).write_text(format_params(ordered, provenance), encoding="utf-8")
