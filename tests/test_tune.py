@@ -48,3 +48,42 @@ def test_fit_lowers_the_loss_and_writes_a_loadable_module(tmp_path):
     params = module["PARAMS"]
     assert [(name, len(params[name])) for name, _ in E.LAYOUT] == list(E.LAYOUT)
     assert all(isinstance(v, int) for block in params.values() for v in block)
+
+
+def test_ridge_pulls_each_table_to_its_mean_and_other_terms_to_their_start():
+    from engine.tune.fit import ridge, table_groups
+    rng = np.random.default_rng(5)
+    w0 = plain_start()
+    used = np.zeros(E.N_PARAMS, np.bool_)
+    used[rng.choice(E.N_PARAMS, E.N_PARAMS // 2, replace=False)] = True
+    w = w0 + rng.normal(0, 50, E.N_PARAMS)
+    penalty, grad = ridge(w, w0, used, 1e-4)
+    assert penalty > 0 and not grad[~used].any()
+    # The gradient is the penalty's: compare with central differences on a few used entries.
+    for i in rng.choice(np.flatnonzero(used), 20, replace=False):
+        step = np.zeros(E.N_PARAMS)
+        step[i] = 1e-3
+        numeric = (ridge(w + step, w0, used, 1e-4)[0] - ridge(w - step, w0, used, 1e-4)[0]) / 2e-3
+        assert abs(numeric - grad[i]) < 1e-9 + 1e-6 * abs(grad[i])
+    # A table shifted as a whole costs nothing: the piece's value is free; any other term is pulled to its start.
+    rook = E.OFFSET["rook_mg"]
+    shifted = w0.copy()
+    shifted[rook:rook + E.HALF_BOARD] += 300
+    assert ridge(shifted, w0, used, 1e-4)[0] < 1e-9
+    assert any(len(g) and g[0] >= rook and g[-1] < rook + E.HALF_BOARD for g in table_groups(used))
+    tempo = E.OFFSET["tempo_mg"]
+    used[tempo] = True
+    moved = w0.copy()
+    moved[tempo] += 100
+    assert abs(ridge(moved, w0, used, 1e-4)[0] - 1e-4) < 1e-12          # l2 per (100 cp)^2
+
+
+def test_a_strong_ridge_flattens_the_tables(tmp_path):
+    generate(str(tmp_path / "p.gz"), Settings(games=2, nodes=300, seed=3), workers=1)
+    data = build_dataset(read_positions(str(tmp_path / "p.gz")))
+    loose = fit(data, plain_start(), iterations=60, lr=5.0)
+    tight = fit(data, plain_start(), iterations=60, lr=5.0, l2=1.0)
+    spread = lambda w: np.mean([np.std(w[E.OFFSET[f"{k}_mg"]:E.OFFSET[f"{k}_mg"] + E.HALF_BOARD])
+                                for k in ("horse", "rook", "cannon", "pawn")])
+    assert spread(tight.w) < 0.5 * spread(loose.w)
+    assert tight.loss > loose.loss                  # the ridge costs fit on the training data

@@ -5,6 +5,7 @@ import time
 
 import click
 
+from .fit import DEFAULT_L2
 from .selfplay import Settings, generate
 
 
@@ -45,10 +46,13 @@ def data(out, games, nodes, seed, workers):
 @click.option("--iterations", type=click.IntRange(0, 10 ** 6), default=2000, show_default=True)
 @click.option("--lr", type=click.FloatRange(0, 1000, min_open=True), default=2.0, show_default=True,
               help="Adam's step, centipawns.")
+@click.option("--l2", type=click.FloatRange(0), default=DEFAULT_L2, show_default=True,
+              help="Ridge: loss added per (100 cp)^2 that a table entry strays from its table's mean, or any "
+                   "other parameter from its start.")
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use at most this many positions.")
 @click.option("--validation", type=click.FloatRange(0, 0.5), default=0.1, show_default=True,
               help="Fraction of the positions (the last games) held out to check the fit.")
-def fit(data_path, out, start, lam, iterations, lr, limit, validation):
+def fit(data_path, out, start, lam, iterations, lr, l2, limit, validation):
     """Fit the evaluation to the positions (Texel's method) and write the parameter module."""
     import datetime
     import hashlib
@@ -64,7 +68,7 @@ def fit(data_path, out, start, lam, iterations, lr, limit, validation):
           f"{time.monotonic() - t0:.0f} s", flush=True)
     data, held_out = data.split(validation)
     w0 = plain_start() if start == "plain" else E.W.astype(float)
-    res = run_fit(data, w0, lam=lam, iterations=iterations, lr=lr,
+    res = run_fit(data, w0, lam=lam, iterations=iterations, lr=lr, l2=l2,
                   progress=lambda it, loss: print(f"iteration {it}: loss {loss:.6f}", flush=True))
     check = (f"held-out {held_out.size} positions: {loss_of(held_out, res.w, res.k, lam):.6f} fitted, "
              f"{loss_of(held_out, w0, res.k, lam):.6f} at the start, "
@@ -78,7 +82,7 @@ def fit(data_path, out, start, lam, iterations, lr, limit, validation):
         "start": "material only (engine.tune.fit.PLAIN_MATERIAL)" if start == "plain" else "the previous parameters",
         "target": f"{lam:g} x game result + {1 - lam:g} x sigmoid(search score), sigmoid k = {res.k:.4f}",
         "loss": f"{res.loss_start:.6f} at the start, {res.loss:.6f} after {res.iterations} Adam iterations "
-                f"(lr {lr:g})",
+                f"(lr {lr:g}, l2 {l2:g})",
         "validation": check,
         "date": datetime.date.today().isoformat(),
     }

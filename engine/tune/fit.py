@@ -7,6 +7,13 @@ minimises the mean squared error between ``sigmoid(C @ w)`` and a target: the ga
 search's score turned into an expected result (``lam`` of the result).  ``sigmoid(s) = 1 / (1 + 10^(-k s / 400))``
 with ``k`` fitted first, so that scores stay in centipawns.  The optimiser is Adam on the full batch.
 
+Ridge regularisation (``l2``, the loss added per (100 cp)^2 of deviation) keeps what few positions decide from
+running wild: each piece-square table is pulled towards its own mean (so a square seen rarely stays near the
+piece's value, while the piece's value itself is free), every other parameter towards its start value.  It
+also settles the terms that are collinear with material (horse mobility with the horse's table, the defender
+terms with the advisors' and elephants'), which the data alone leave undetermined.  The validation loss picks
+``l2``.
+
 Positions where the evaluation is not linear in W (mop-up of a lone general, a side that cannot win) are left
 out.  Parameters that no position uses keep their start value.
 """
@@ -149,10 +156,38 @@ def loss_of(data: Dataset, w: np.ndarray, k: float, lam: float) -> float:
     return float(np.mean((sigmoid(evals, k) - target_of(data, k, lam)) ** 2))
 
 
+L2_UNIT = 100.0 ** 2                # ``l2`` is the loss added per (100 cp)^2 of deviation
+DEFAULT_L2 = 0.0                    # chosen by the validation loss (README)
+
+
+def table_groups(used: np.ndarray) -> list[np.ndarray]:
+    """The used entries of every piece-square table (the half-board blocks), one index array per table: the
+    groups that ridge regularisation pulls towards their own mean."""
+    groups = []
+    for name, size in E.LAYOUT:
+        if size == E.HALF_BOARD:
+            at = E.OFFSET[name]
+            idx = at + np.flatnonzero(used[at:at + size])
+            if len(idx):
+                groups.append(idx)
+    return groups
+
+
+def ridge(w: np.ndarray, w0: np.ndarray, used: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+    """(penalty, gradient) of the ridge term: the used entries of each table against the table's mean, every
+    other used parameter against its start value ``w0``."""
+    dev = np.where(used, w - w0, 0.0)
+    for idx in table_groups(used):
+        dev[idx] = w[idx] - w[idx].mean()
+    scale = l2 / L2_UNIT
+    return scale * float(dev @ dev), 2.0 * scale * dev
+
+
 def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000, lr: float = 2.0,
-        progress=None) -> FitResult:
-    """Adam on the mean squared error of ``sigmoid(C @ w)`` against ``lam * result + (1 - lam) * sigmoid(score)``;
-    ``k`` is fitted to the search scores against the results first, so the target does not depend on ``w``."""
+        l2: float = 0.0, progress=None) -> FitResult:
+    """Adam on the mean squared error of ``sigmoid(C @ w)`` against ``lam * result + (1 - lam) * sigmoid(score)``,
+    plus the ridge term ``l2`` (see the module docstring); ``k`` is fitted to the search scores against the results
+    first, so the target does not depend on ``w``.  The losses reported are the squared error alone."""
     t0 = time.monotonic()
     k = fit_k(data.score, data.result)
     target = target_of(data, k, lam)
@@ -177,6 +212,8 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
         if it == iterations:
             break
         _rmatvec(data.indptr, data.cols, data.vals, 2.0 * diff * p * (1.0 - p) * c / data.size, grad)
+        if l2:
+            grad += ridge(w, w0, used, l2)[1]
         m = b1 * m + (1 - b1) * grad
         v = b2 * v + (1 - b2) * grad * grad
         step = lr * (m / (1 - b1 ** (it + 1))) / (np.sqrt(v / (1 - b2 ** (it + 1))) + eps)
