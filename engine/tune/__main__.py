@@ -43,22 +43,25 @@ def data(out, games, nodes, seed, workers):
               help="Start from material only (plain) or from the parameters in use.")
 @click.option("--lam", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="Weight of the game result in the target (the rest: the search's score).")
-@click.option("--iterations", type=click.IntRange(0, 10 ** 6), default=2000, show_default=True)
+@click.option("--iterations", type=click.IntRange(0, 10 ** 6), default=3000, show_default=True)
 @click.option("--lr", type=click.FloatRange(0, 1000, min_open=True), default=2.0, show_default=True,
               help="Adam's step, centipawns.")
 @click.option("--l2", type=click.FloatRange(0), default=DEFAULT_L2, show_default=True,
               help="Ridge: loss added per (100 cp)^2 that a table entry strays from its table's mean, or any "
                    "other parameter from its start.")
+@click.option("--scale/--no-scale", default=True, show_default=True,
+              help="Put the fitted values on the search's scale (engine.tune.fit.search_scale).")
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use at most this many positions.")
 @click.option("--validation", type=click.FloatRange(0, 0.5), default=0.1, show_default=True,
               help="Fraction of the positions (the last games) held out to check the fit.")
-def fit(data_path, out, start, lam, iterations, lr, l2, limit, validation):
+def fit(data_path, out, start, lam, iterations, lr, l2, scale, limit, validation):
     """Fit the evaluation to the positions (Texel's method) and write the parameter module."""
     import datetime
+    import gzip
     import hashlib
     import itertools
     from ..xiangqi import evaluate as E
-    from .fit import build_dataset, fit as run_fit, loss_of, params_of, plain_start
+    from .fit import build_dataset, fit as run_fit, loss_of, occurrences, params_of, plain_start, search_scale
     from .params import write_params
     from .selfplay import read_positions
     t0 = time.monotonic()
@@ -66,27 +69,34 @@ def fit(data_path, out, start, lam, iterations, lr, l2, limit, validation):
     data = build_dataset(rows)
     print(f"{data.size} positions ({data.skipped} left out: not linear), {len(data.vals)} coefficients, "
           f"{time.monotonic() - t0:.0f} s", flush=True)
+    skipped = data.skipped
     data, held_out = data.split(validation)
     w0 = plain_start() if start == "plain" else E.W.astype(float)
     res = run_fit(data, w0, lam=lam, iterations=iterations, lr=lr, l2=l2,
                   progress=lambda it, loss: print(f"iteration {it}: loss {loss:.6f}", flush=True))
     check = (f"held-out {held_out.size} positions: {loss_of(held_out, res.w, res.k, lam):.6f} fitted, "
-             f"{loss_of(held_out, w0, res.k, lam):.6f} at the start, "
-             f"{loss_of(held_out, E.W, res.k, lam):.6f} with the parameters in use") if held_out.size else "none"
+             f"{loss_of(held_out, w0, res.k, lam):.6f} at the start") if held_out.size else "none"
     print(check)
-    with open(data_path, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    factor = search_scale(res.w, occurrences(data)) if scale else 1.0
+    with gzip.open(data_path, "rb") as f:      # the text, not the gzip bytes (their header holds a time)
+        sha = hashlib.sha256()
+        for block in iter(lambda: f.read(1 << 20), b""):
+            sha.update(block)
+    digest = sha.hexdigest()[:16]
     provenance = {
         "command": "python -m engine.tune fit " + " ".join(sys.argv[2:]),
-        "data": f"{data_path} (sha256 {digest}), {data.size} positions used, {data.skipped} left out",
+        "data": f"{data_path} (sha256 of the text {digest}), {data.size} positions fitted, {held_out.size} held out, "
+                f"{skipped} left out (not linear)",
         "start": "material only (engine.tune.fit.PLAIN_MATERIAL)" if start == "plain" else "the previous parameters",
         "target": f"{lam:g} x game result + {1 - lam:g} x sigmoid(search score), sigmoid k = {res.k:.4f}",
         "loss": f"{res.loss_start:.6f} at the start, {res.loss:.6f} after {res.iterations} Adam iterations "
                 f"(lr {lr:g}, l2 {l2:g})",
         "validation": check,
+        "scale": (f"values multiplied by {factor:.4f} to match the search's PIECE_VALUE (rook, horse, cannon); "
+                  f"the sigmoid's k on that scale: {res.k / factor:.4f}") if scale else "as fitted",
         "date": datetime.date.today().isoformat(),
     }
-    write_params(out, params_of(res.w), provenance)
+    write_params(out, params_of(res.w * factor), provenance)
     print(f"loss {res.loss_start:.6f} -> {res.loss:.6f} in {res.seconds:.0f} s; wrote {out}")
 
 

@@ -79,7 +79,7 @@ def build_dataset(rows) -> Dataset:
             skipped += 1
             continue
         ph = trace[E.TRACE_PHASE]
-        coef = (trace[:n] * ph + trace[n:2 * n] * (t - ph)) / (E.SCALE * t)
+        coef = (trace[:n] * ph + trace[n:2 * n] * (t - ph)) / t
         nz = np.flatnonzero(coef)
         cols.append(nz.astype(np.int32))
         vals.append(coef[nz].astype(np.float64))
@@ -157,7 +157,7 @@ def loss_of(data: Dataset, w: np.ndarray, k: float, lam: float) -> float:
 
 
 L2_UNIT = 100.0 ** 2                # ``l2`` is the loss added per (100 cp)^2 of deviation
-DEFAULT_L2 = 0.0                    # chosen by the validation loss (README)
+DEFAULT_L2 = 1e-5                   # chosen by the validation loss (README)
 
 
 def table_groups(used: np.ndarray) -> list[np.ndarray]:
@@ -219,6 +219,31 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
         step = lr * (m / (1 - b1 ** (it + 1))) / (np.sqrt(v / (1 - b2 ** (it + 1))) + eps)
         w -= np.where(used, step, 0.0)
     return FitResult(w, k, history[0], history[-1], iterations, time.monotonic() - t0, history)
+
+
+SEARCH_SCALE_KINDS = ("rook", "horse", "cannon")       # the pieces whose values set the evaluation's scale
+
+
+def occurrences(data: Dataset) -> np.ndarray:
+    """How much each parameter counts over the positions (the sum of its coefficients' magnitudes)."""
+    weight = np.zeros(E.N_PARAMS)
+    np.add.at(weight, data.cols, np.abs(data.vals))
+    return weight
+
+
+def search_scale(w: np.ndarray, weight: np.ndarray) -> float:
+    """The factor that puts ``w`` on the search's scale.  The fit fixes the evaluation only up to the sigmoid's
+    scale (``k * w`` is what it sees), while the search's margins and exchange values are in ``PIECE_VALUE``
+    units: this is the least-squares factor from the fitted middle-game values of rooks, horses and cannons
+    (their tables' means, weighted by how often each square occurs) to their ``PIECE_VALUE``."""
+    fitted, nominal = [], []
+    for kind in SEARCH_SCALE_KINDS:
+        at = E.OFFSET[f"{kind}_mg"]
+        block, seen = w[at:at + E.HALF_BOARD], weight[at:at + E.HALF_BOARD]
+        fitted.append(float(block @ seen / seen.sum()) if seen.sum() else float(block.mean()))
+        nominal.append(float(E.PIECE_VALUE[E.KINDS.index(kind)]))
+    fitted, nominal = np.array(fitted), np.array(nominal)
+    return float(fitted @ nominal / (fitted @ fitted))
 
 
 def params_of(w: np.ndarray) -> dict:
