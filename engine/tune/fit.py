@@ -10,9 +10,9 @@ with ``k`` fitted first, so that scores stay in centipawns.  The optimiser is Ad
 Ridge regularisation (``l2``, the loss added per (100 cp)^2 of deviation) keeps what few positions decide from
 running wild: each piece-square table is pulled towards its own mean (so a square seen rarely stays near the
 piece's value, while the piece's value itself is free), every other parameter towards its start value.  It
-also settles the terms that are collinear with material (horse mobility with the horse's table, the defender
-terms with the advisors' and elephants'), which the data alone leave undetermined.  The validation loss picks
-``l2``.
+also settles the terms that are collinear with material (horse mobility with the horse's table, the terms for
+missing advisors and elephants with their tables), which the data alone leave undetermined.  The validation
+loss picks ``l2``.
 
 Positions where the evaluation is not linear in W (mop-up of a lone general, a side that cannot win) are left
 out.  Parameters that no position uses keep their start value.
@@ -173,11 +173,11 @@ def table_groups(used: np.ndarray) -> list[np.ndarray]:
     return groups
 
 
-def ridge(w: np.ndarray, w0: np.ndarray, used: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+def ridge(w: np.ndarray, w0: np.ndarray, used: np.ndarray, l2: float, groups=None) -> tuple[float, np.ndarray]:
     """(penalty, gradient) of the ridge term: the used entries of each table against the table's mean, every
-    other used parameter against its start value ``w0``."""
+    other used parameter against its start value ``w0``; ``groups``: ``table_groups(used)``, if already known."""
     dev = np.where(used, w - w0, 0.0)
-    for idx in table_groups(used):
+    for idx in table_groups(used) if groups is None else groups:
         dev[idx] = w[idx] - w[idx].mean()
     scale = l2 / L2_UNIT
     return scale * float(dev @ dev), 2.0 * scale * dev
@@ -194,6 +194,7 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
     w = w0.astype(np.float64).copy()
     used = np.zeros(len(w), np.bool_)
     used[np.unique(data.cols)] = True
+    groups = table_groups(used)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     evals = np.zeros(data.size)
@@ -213,7 +214,7 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
             break
         _rmatvec(data.indptr, data.cols, data.vals, 2.0 * diff * p * (1.0 - p) * c / data.size, grad)
         if l2:
-            grad += ridge(w, w0, used, l2)[1]
+            grad += ridge(w, w0, used, l2, groups)[1]
         m = b1 * m + (1 - b1) * grad
         v = b2 * v + (1 - b2) * grad * grad
         step = lr * (m / (1 - b1 ** (it + 1))) / (np.sqrt(v / (1 - b2 ** (it + 1))) + eps)
