@@ -32,6 +32,7 @@ test: setup
 # and start-up (seconds to ucciok and readyok, numba's cache warm and cold).
 bench: setup
 	$(BIN)/python scripts/bench_perft.py
+	$(BIN)/python scripts/bench_chess_perft.py
 	$(BIN)/python scripts/bench_mates.py --movetime 1000
 	$(BIN)/python scripts/bench_mates_nodes.py
 	$(BIN)/python scripts/bench_search.py --movetime 2000

@@ -178,7 +178,7 @@ def _previous(ss, ply, back):
 
 
 @kernel()
-def _score_moves(board, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history):
+def _score_moves(board, st, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history):
     """Ordering scores: the table's move, captures by MVV/LVA, killers and the countermove, then quiets by
     their butterfly and continuation histories."""
     for i in range(n):
@@ -186,7 +186,7 @@ def _score_moves(board, moves, order, n, hash_move, killer1, killer2, counter, p
         if m == hash_move:
             order[i] = ORDER_HASH
         elif is_capture(board, m):
-            if see_ge(board, m, 0):
+            if see_ge(board, st, m, 0):
                 order[i] = ORDER_CAPTURE + capture_order(board, m)
             else:
                 order[i] = ORDER_LOSING_CAPTURE + capture_order(board, m)
@@ -342,7 +342,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
         n = generate_moves(board, st, moves[ply], GEN_CAPTURES)
     else:
         n = generate_moves(board, st, moves[ply], GEN_ALL)     # evasions: every move
-    _score_moves(board, moves[ply], order[ply], n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], 0, -1, -1,
+    _score_moves(board, st, moves[ply], order[ply], n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], 0, -1, -1,
                  history)
     legal = 0
     best_move = 0
@@ -465,7 +465,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         make_null_move(st, hist, keys)
         score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
                      ply + 1, -beta, -beta + 1)
-        unmake_null_move(st)
+        unmake_null_move(st, hist)
         reps[key & REP_MASK] -= 1
         if ctrl[C_STOP] != 0:
             return 0
@@ -488,7 +488,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     else:
         n = generate_moves(board, st, my_moves, GEN_ALL)
         counter = history[HISTORY_SIZE + prev1] if prev1 >= 0 else 0
-        _score_moves(board, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], counter,
+        _score_moves(board, st, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], counter,
                      prev1, prev2, history)
     best = -INFINITE
     best_move = 0

@@ -24,31 +24,47 @@ class EngineGroup(click.Group):
 @click.group(cls=EngineGroup, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="shuai")
+@click.option("--variant", type=click.Choice(["chess", "xiangqi"]), default="chess", show_default=True,
+              help="The game UCI's 'startpos' means until UCI_Variant says otherwise (UCCI is always xiangqi; "
+                   "a FEN names its own game).")
 @click.pass_context
-def main(ctx):
-    """Shuai (帥), a xiangqi engine.  Run without a command to speak UCCI or UCI on stdin/stdout."""
+def main(ctx, variant):
+    """Shuai (帥), a xiangqi and chess engine.  Run without a command to speak UCCI or UCI on stdin/stdout."""
     if ctx.invoked_subcommand is None:
         from .protocol.loop import run
-        sys.exit(run())
+        sys.exit(run(variant=variant))
 
 
-def _position(fen, moves=()):
-    from .xiangqi.position import Position, START_FEN
-    pos = Position(fen or START_FEN)
+def _position(fen, moves=(), game=None):
+    """The position of ``fen`` (its game told by its ranks), or ``game``'s start; then ``moves`` played."""
+    from .game import game_named, game_of_fen
+    if fen is not None:
+        found = game_of_fen(fen) or game_named(game or "xiangqi")     # neither: that game's FenError says why
+        if game and found.name != game:
+            raise ValueError(f"the FEN is a {found.name} position, not {game}")
+        pos = found.position(fen)
+    else:
+        pos = game_named(game or "xiangqi").position()
     for m in moves:
         pos.push(m)
     return pos
 
 
+GAME_OPTION = click.option("--game", type=click.Choice(["xiangqi", "chess"]), default=None,
+                           help="The game (default: the FEN's, or xiangqi).")
+
+
 @main.command()
 @click.argument("depth", type=click.IntRange(0, 12))
-@click.option("--fen", default=None, help="Start from this FEN (default: the initial position).")
+@click.option("--fen", default=None, help="Start from this FEN (default: the initial position); a chess FEN "
+                                          "(8 ranks) selects chess.")
+@GAME_OPTION
 @click.option("--moves", default="", help="Moves to play from the FEN first, e.g. \"h2e2 h9g7\".")
 @click.option("--divide", is_flag=True, help="Print the count below each root move first.")
-def perft(depth, fen, moves, divide):
+def perft(depth, fen, game, moves, divide):
     """Count the leaf nodes of the legal move tree to DEPTH."""
     from .perft import run_perft
-    run_perft(_position(fen, moves.split()), depth, divide, out=click.echo)
+    run_perft(_position(fen, moves.split(), game), depth, divide, out=click.echo)
 
 
 @main.command()
@@ -89,8 +105,10 @@ def warmup():
     """Compile (or load from numba's cache) every kernel, so that later starts are instant."""
     import time
     t0 = time.perf_counter()
+    from .game import GAMES
     from .warmup import warm_all
-    warm_all()
+    for game in GAMES:
+        warm_all(game)
     click.echo(f"numba kernels ready in {time.perf_counter() - t0:.1f} s")
 
 

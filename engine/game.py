@@ -19,10 +19,14 @@ from functools import lru_cache
 
 
 class Game:
-    def __init__(self, name: str, start_fen: str, package: str):
+    def __init__(self, name: str, start_fen: str, package: str, ranks: int, side_names: tuple,
+                 stalemate_draws: bool):
         self.name = name
         self.start_fen = start_fen
         self.package = package
+        self.ranks = ranks                  # rows in a FEN: what tells the games' FENs apart
+        self.side_names = side_names        # ("red", "black") / ("white", "black")
+        self.stalemate_draws = stalemate_draws  # no legal move outside check: a draw (chess), or a loss
 
     def _module(self, name: str):
         return importlib.import_module(f"{self.package}.{name}")
@@ -33,7 +37,7 @@ class Game:
         return self._module("position").Position
 
     def position(self, fen: str | None = None):
-        return self.Position(fen or self.start_fen)
+        return self.Position(fen)
 
     def kernels(self):
         """The game's kernels module: the game interface, ``search`` (``search.pvs`` ...) and ``perft``
@@ -51,14 +55,25 @@ class Game:
         return f"Game({self.name!r})"
 
 
-GAME_PACKAGES = {"xiangqi": "engine.xiangqi"}
+GAME_PACKAGES = {"xiangqi": "engine.xiangqi", "chess": "engine.chess"}
 
 
 @lru_cache(maxsize=None)
 def game_named(name: str) -> Game:
     """The Game called ``name`` (KeyError for an unknown one)."""
     constants = importlib.import_module(f"{GAME_PACKAGES[name]}.constants")
-    return Game(constants.NAME, constants.START_FEN, GAME_PACKAGES[name])
+    return Game(constants.NAME, constants.START_FEN, GAME_PACKAGES[name], constants.RANKS, constants.SIDE_NAMES,
+                constants.STALEMATE_DRAWS)
+
+
+def game_of_fen(fen: str):
+    """The game whose board a FEN describes, told by its number of ranks (10: xiangqi, 8: chess); None if
+    neither."""
+    fields = fen.split()
+    ranks = fields[0].count("/") + 1 if fields else 0
+    return next((g for g in GAMES if g.ranks == ranks), None)
 
 
 XIANGQI = game_named("xiangqi")
+CHESS = game_named("chess")
+GAMES = (XIANGQI, CHESS)

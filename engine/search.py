@@ -82,6 +82,7 @@ class Searcher:
         from . import tt
         from .egtb.probe import no_tablebases
         self.tablebases = no_tablebases()
+        self._no_tables = self._tables = self.tablebases      # the tables of the game searched now
         self.tb_depth = DEFAULT_PROBE_DEPTH
         self.hash_mb = hash_mb
         self.tt = tt.new_table(hash_mb)
@@ -226,6 +227,7 @@ class Searcher:
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
         kernels = pos.game.kernels().search
         move_name = pos.game.move_name
+        self._tables = self.tablebases if pos.game.name in self.tablebases.games else self._no_tables
         legal = pos.legal_moves()
         allowed = [m for m in legal if move_name(m) not in banned] or legal
         if not allowed:
@@ -244,7 +246,7 @@ class Searcher:
         root[:len(allowed)] = allowed
         ctrl[ab.C_ROOT_MOVES] = len(allowed)
         ctrl[ab.C_TB_DEPTH] = self.tb_depth
-        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self.tablebases.arrays, ctrl, ss, pv, self.moves,
+        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays, ctrl, ss, pv, self.moves,
                 self.order, self.history, self.reps)
         max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
         if len(allowed) == 1 and self._timed(limits):
@@ -313,7 +315,7 @@ class Searcher:
     def _root_tables(self, pos, allowed, move_name):
         """A root the tables know: the SearchResult to play (won or lost), or the moves that keep a draw (a new
         list).  The ``allowed`` list itself when the tables do not know the position (or one of its successors)."""
-        tables = self.tablebases
+        tables = self._tables
         if not tables.names:
             return allowed
         ranked = [r for r in tables.rank_moves(pos) if r[1] in allowed]
@@ -334,7 +336,7 @@ class Searcher:
         """``pv_moves`` continued by the tables' best moves from where it ends, while they know the position
         (up to MAX_TB_PV plies): a PV that enters a table ends there in the search, but shows the way to mate.
         (The few positions of the PV may read the disk, like nodes near the root.)"""
-        tables = self.tablebases
+        tables = self._tables
         line = list(pv_moves)
         if not tables.names:
             return line

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from engine.protocol import ucci, uci
-from engine.protocol.core import (MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES, MAX_SECONDS, START_FEN, CommandError,
+from engine.protocol.core import (MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES, MAX_SECONDS, CommandError,
                                   _Search)
 from engine.search import SearchInfo, SearchResult
-from engine.xiangqi.position import START_FEN as POSITION_START_FEN, Position
+from engine.xiangqi.position import START_FEN, Position
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -142,7 +142,11 @@ def engine():
 
 
 def started(engine, dialect):
+    """The engine after the handshake, ready, playing xiangqi (UCI's startpos means chess until UCI_Variant
+    names xiangqi)."""
     engine.handshake(dialect)
+    if dialect == "uci":
+        engine.send("setoption name UCI_Variant value xiangqi")
     engine.ready()
     return engine
 
@@ -211,7 +215,7 @@ def test_uci_transcript(engine):
     assert lines[0].startswith("id name Shuai")
     names = [re.match(r"option name (.+?) type ", ln).group(1) for ln in lines if ln.startswith("option ")]
     assert set(UCI_OPTIONS) <= set(names)
-    assert "option name UCI_Variant type combo default xiangqi var xiangqi" in lines
+    assert "option name UCI_Variant type combo default chess var chess var xiangqi" in lines
     for line in ("setoption name UCI_Variant value xiangqi", "setoption name Hash value 16",
                  "setoption name Threads value 4", "setoption name MultiPV value 3",
                  "setoption name Threads value 1", "setoption name MultiPV value 1",
@@ -493,7 +497,7 @@ UCCI_BAD = [b"setoption hashsize 99999", b"setoption hashsize abc", b"setoption 
             b"setoption idle extreme", b"setoption nosuch 1", b"banmoves zzzz", b"ponderhit now",
             b"probe fen garbage", b"uci", b"go time abc", b"setoption egtbcache 0", b"setoption egtbply x",
             b"setoption egtbpaths /nonexistent/tables"]
-UCI_BAD = [b"setoption name Hash value 0", b"setoption name Hash value big", b"setoption name UCI_Variant value chess",
+UCI_BAD = [b"setoption name Hash value 0", b"setoption name Hash value big", b"setoption name UCI_Variant value shogi",
            b"setoption name NoSuch value 1", b"setoption Hash 16", b"setoption name Hash", b"debug maybe",
            b"go searchmoves a0a9", b"ucci", b"banmoves h2e2", b"go wtime soon", b"setoption name EGTBCache value 0",
            b"setoption name EGTBProbeDepth value -1", b"setoption name EGTBPath value /nonexistent/tables"]
@@ -531,10 +535,6 @@ def test_banmoves_with_an_illegal_move_still_bans_the_legal_ones(engine):
 
 
 # -- pure functions -----------------------------------------------------------------------------------------------
-
-def test_start_fens_agree():
-    assert START_FEN == POSITION_START_FEN
-
 
 def test_ucci_time_units():
     assert ucci.parse_go("time 1500".split(), millisec=True).limits == {"time_left": 1.5}
@@ -608,7 +608,7 @@ def test_huge_go_values_search_and_stop(engine):
 
 def _dialect(cls):
     from types import SimpleNamespace
-    return cls(SimpleNamespace(out=None))
+    return cls(SimpleNamespace(out=None, choose_games=lambda games, variant: None))
 
 
 def test_ucci_bestmove_flags():

@@ -247,6 +247,8 @@ class Tablebases:
     """All tables of a directory.  Files are opened (headers and chunk tables checked) at construction;
     chunks are read lazily into the cache.  Thread-safe for the Python methods (one lock)."""
 
+    games = ("xiangqi",)            # the games whose positions these tables know
+
     def __init__(self, directory="tablebases", memory_mb: float = 64):
         """``directory``: a directory, a list of them, or a string of several separated by ``;`` (or the
         system's path separator); where two hold the same table, the first wins.  None: no tables."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH
-from ..xiangqi.constants import START_FEN
+from ..game import XIANGQI, game_of_fen, game_named
 
 
 MAX_PERFT_DEPTH = 12
@@ -95,8 +95,9 @@ def parse_bool(text: str, what: str) -> bool:
     raise CommandError(f"{what} must be true or false, not {sanitize(text)!r}")
 
 
-def split_position_args(tokens: list[str]) -> tuple[str, list[str]]:
-    """``startpos [moves ...]`` or ``fen <FEN> [moves ...]`` -> (fen, moves).  Keywords are case-insensitive."""
+def split_position_args(tokens: list[str], start_fen: str = XIANGQI.start_fen) -> tuple[str, list[str]]:
+    """``startpos [moves ...]`` or ``fen <FEN> [moves ...]`` -> (fen, moves), ``startpos`` being ``start_fen``.
+    Keywords are case-insensitive."""
     if not tokens:
         raise CommandError("expected 'startpos' or 'fen <FEN>'")
     kw = tokens[0].lower()
@@ -105,7 +106,7 @@ def split_position_args(tokens: list[str]) -> tuple[str, list[str]]:
     if kw == "startpos":
         if cut != 1:
             raise CommandError(f"unexpected {sanitize(tokens[1])!r} after 'startpos' (expected 'moves')")
-        fen = START_FEN
+        fen = start_fen
     elif kw == "fen":
         if cut == 1:
             raise CommandError("'fen' must be followed by a FEN")
@@ -195,6 +196,7 @@ class _Search:
     hold_ponder: bool               # no bestmove before ponderhit/stop
     hold_infinite: bool             # no bestmove before stop
     draw_offered: bool = False      # UCCI 'go draw' / 'ponderhit draw'
+    drawn: bool = False             # no legal move, and the game calls that a draw (chess stalemate)
     last_info: object = None
     result: object = None
     printed: bool = False
@@ -217,6 +219,10 @@ class EngineCore:
         self.tables = {"enabled": True, "paths": "", "cache_mb": DEFAULT_CACHE_MB, "probe_depth": DEFAULT_PROBE_DEPTH}
         self._applied_tables = None
         self._pending_new_game = False
+        # The games: ``variant`` is the one ``startpos`` means; a FEN names its own game by its number of ranks,
+        # among ``games`` (set by the dialect: UCCI plays xiangqi only).
+        self.variant = loader.game_name
+        self.games = ("xiangqi",)
         # formatting hooks, set by the dialect
         self.format_info: Callable = lambda info: []
         self.format_result: Callable = lambda search, result: []
@@ -233,15 +239,38 @@ class EngineCore:
 
     def position(self):
         if self._pos is None:
-            self._pos = self.engine().Position(START_FEN)
+            self._pos = self.engine().position_class(self.variant)()
         return self._pos
+
+    def choose_games(self, games: tuple, variant: str) -> None:
+        """The dialect's games and the one ``startpos`` means; the loader prepares that one first (unless it
+        has begun already, under the dialect of an earlier line)."""
+        self.games = games
+        self.set_variant(variant)
+        if not self.loader.started:
+            self.loader.game_name = variant
+
+    def set_variant(self, name: str) -> None:
+        """``startpos`` means this game from now on; a current position of another game becomes its start."""
+        self.variant = name
+        if self._pos is not None and self._pos.game.name != name:
+            if self.loaded:
+                self.finish()
+            self._pos = None
+            self.banned = []
 
     def build_position(self, tokens: list[str]):
         """A new Position from ``startpos|fen ... [moves ...]`` tokens; CommandError says what is wrong."""
-        fen, moves = split_position_args(tokens)
+        fen, moves = split_position_args(tokens, game_named(self.variant).start_fen)
+        game = game_of_fen(fen)
+        if game is None:
+            raise CommandError(f"bad FEN {sanitize(fen)!r}: expected 8 ranks (chess) or 10 (xiangqi)")
+        if game.name not in self.games:
+            raise CommandError(f"bad FEN {sanitize(fen)!r}: a {game.name} position; this protocol plays "
+                               f"{' and '.join(self.games)} only")
         eng = self.engine()
         try:
-            pos = eng.Position(fen)
+            pos = eng.position_class(game.name)(fen)
         except ValueError as e:                         # FenError
             raise CommandError(f"bad FEN {sanitize(fen)!r}: {e}") from None
         for i, m in enumerate(moves, 1):
@@ -346,7 +375,8 @@ class EngineCore:
         with self._lock:
             self._search_ids += 1
             s = _Search(self._search_ids, legal, allowed, hold_ponder=bool(limits.ponder),
-                        hold_infinite=bool(limits.infinite), draw_offered=draw)
+                        hold_infinite=bool(limits.infinite), draw_offered=draw,
+                        drawn=not legal and pos.game.stalemate_draws and not pos.in_check())
             self._search = s
         eng.searcher.start(pos, limits, lambda info: self._on_info(s, info), lambda r: self._on_done(s, r),
                            banned=ban)
@@ -432,7 +462,7 @@ class EngineCore:
         lines = str(pos).splitlines()
         legal = pos.legal_move_names()
         lines += ["", f"Fen: {pos.fen()}", f"Key: {pos.key:016X}",
-                  f"Side to move: {'red' if pos.side == 0 else 'black'}{' (in check)' if pos.in_check() else ''}",
+                  f"Side to move: {pos.game.side_names[pos.side]}{' (in check)' if pos.in_check() else ''}",
                   f"Legal moves ({len(legal)}): {' '.join(legal)}"]
         if self.banned:
             lines.append(f"Banned moves: {' '.join(self.banned)}")
@@ -477,6 +507,7 @@ class Dialect:
     def cmd_isready(self, args):
         try:
             self.core.engine()
+            self.core.position()            # the current game's kernels loaded (a new UCI_Variant's too)
             self.core.apply_options()       # e.g. allocate the hash table now rather than at the first go
         except CommandError as e:           # a GUI waiting for readyok must not hang: say why, then answer
             self.out.line(f"info string error: {e}")
@@ -503,7 +534,7 @@ class Dialect:
             raise CommandError("'go perft' needs a depth")
         return parse_int(text, "perft depth", 0, MAX_PERFT_DEPTH)
 
-    def no_move_reply(self) -> list[str]:
+    def no_move_reply(self, search=None) -> list[str]:
         raise NotImplementedError
 
     def cmd_go(self, args):

@@ -110,11 +110,16 @@ class LineReader(threading.Thread):
 
 
 class Loader:
-    """Loads the compiled side once, in a background thread.  ``wait()`` returns a namespace with ``Position``,
-    ``Limits``, ``SearchResult``, ``run_perft`` and the ``searcher``; or raises CommandError if loading failed."""
+    """Loads the compiled side once, in a background thread: the kernels of ``game_name`` (the game the dialect
+    expects first), then a searcher.  ``wait()`` returns a namespace with ``position_class(game name)``,
+    ``Limits``, ``SearchResult``, ``run_perft``, ``open_tables`` and the ``searcher``; or raises CommandError if
+    loading failed.  The other game's kernels are loaded when a position of it is first asked for."""
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB):
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, game_name: str = "xiangqi"):
         self.hash_mb = hash_mb
+        self.game_name = game_name
+        self._games_lock = threading.Lock()
+        self._warm_games: set = set()
         self.done = threading.Event()
         self.modules = None
         self.error = None
@@ -128,6 +133,10 @@ class Loader:
                 self._thread.start()
 
     @property
+    def started(self) -> bool:
+        return self._thread is not None
+
+    @property
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
@@ -138,13 +147,22 @@ class Loader:
             raise CommandError(f"engine failed to load: {self.error}")
         return self.modules
 
+    def position_class(self, game_name: str):
+        """The Position class of a game, its kernels loaded (or compiled) on first use."""
+        from ..game import game_named
+        game = game_named(game_name)
+        with self._games_lock:
+            if game_name not in self._warm_games:
+                from ..warmup import warm_all
+                warm_all(game)
+                self._warm_games.add(game_name)
+        return game.Position
+
     def _load(self) -> None:
         try:
-            from ..warmup import warm_all
-            warm_all()
+            Position = self.position_class(self.game_name)
             from ..perft import run_perft
             from ..search import Limits, SearchResult, Searcher
-            from ..xiangqi.position import Position
             searcher = Searcher(self.hash_mb)
             pos = Position()
             # One tiny search, so that the search kernels are loaded (or compiled) now, not at the first 'go'.
@@ -154,8 +172,9 @@ class Loader:
             searcher.wait()
             searcher.new_game()
             from ..egtb.probe import open_tables
-            self.modules = SimpleNamespace(Position=Position, Limits=Limits, SearchResult=SearchResult,
-                                           run_perft=run_perft, searcher=searcher, open_tables=open_tables)
+            self.modules = SimpleNamespace(position_class=self.position_class, Limits=Limits,
+                                           SearchResult=SearchResult, run_perft=run_perft, searcher=searcher,
+                                           open_tables=open_tables)
         except BaseException as e:      # noqa: BLE001 -- reported to the GUI; the engine keeps answering
             self.error = f"{type(e).__name__}: {e}"
             traceback.print_exc(file=sys.stderr)
@@ -163,16 +182,19 @@ class Loader:
             self.done.set()
 
 
-def _dialect_for(first_word: str, core: EngineCore):
+def _dialect_for(first_word: str, core: EngineCore, variant: str):
+    """The dialect a first word asks for; it decides the game the loader prepares (UCCI: xiangqi; UCI: the
+    ``variant`` the command line named, chess by default)."""
     if first_word == "ucci":
         from .ucci import UcciDialect
         return UcciDialect(core)
     from .uci import UciDialect
-    return UciDialect(core)
+    return UciDialect(core, variant)
 
 
-def run(fd: int = 0, stream=None) -> int:
-    """The protocol loop.  Reads ``fd`` (stdin), writes ``stream`` (stdout); returns the exit code."""
+def run(fd: int = 0, stream=None, variant: str = "chess") -> int:
+    """The protocol loop.  Reads ``fd`` (stdin), writes ``stream`` (stdout); returns the exit code.
+    ``variant``: the game UCI's ``startpos`` means until ``UCI_Variant`` says otherwise."""
     out = Output(stream)
     q: queue.Queue = queue.Queue()
     LineReader(fd, q).start()
@@ -197,7 +219,7 @@ def run(fd: int = 0, stream=None) -> int:
         words = text.split()
         first = words[0].lower() if words else ""
         if dialect is None or (not dialect.handshaken and first in ("ucci", "uci") and first != dialect.name):
-            dialect = _dialect_for(first, core)
+            dialect = _dialect_for(first, core, variant)
         try:
             keep_going = dialect.handle(text)
         except CommandError as e:

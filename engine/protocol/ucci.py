@@ -101,6 +101,7 @@ class UcciDialect(Dialect):
 
     def __init__(self, core):
         super().__init__(core)
+        core.choose_games(("xiangqi",), "xiangqi")
         self.bye = False
         self.options = {"usemillisec": False, "batch": False, "debug": False, "ponder": False,
                         "usebook": False, "useegtb": True, "bookfiles": "", "egtbpaths": "",
@@ -208,7 +209,7 @@ class UcciDialect(Dialect):
         return False
 
     # -- replies --------------------------------------------------------------------------------------------
-    def no_move_reply(self):
+    def no_move_reply(self, search=None):
         return ["nobestmove"]
 
     def format_info(self, info):

@@ -1,11 +1,20 @@
-"""UCI, in the dialect Pikafish (and Fairy-Stockfish with ``UCI_Variant xiangqi``) speak for xiangqi.
+"""UCI, for standard chess and for xiangqi in the dialect Pikafish (and Fairy-Stockfish with ``UCI_Variant
+xiangqi``) speak.
 
-Moves are ``a0``-``i9`` coordinates, rank 0 = Red's back rank (the ICCS form UCCI uses); Red is "white" for
-``wtime``/``winc``.  Replies follow Stockfish: ``info depth D seldepth S multipv K score cp|mate ... nodes
-nps hashfull time pv``; with no legal move ``info depth 0 score mate 0`` then ``bestmove (none)``; a ``stop``
+Which game: a FEN names its own by its number of ranks (8: chess, 10: xiangqi); ``startpos`` means the game of
+``UCI_Variant`` (``chess`` or ``xiangqi``), whose default is chess -- or xiangqi when the engine was started as
+``shuai --variant xiangqi``.  So mainline Cute Chess (which sends no ``UCI_Variant`` for standard chess),
+python-chess (which sets it to ``chess``) and xiangqi GUIs (which set it to ``xiangqi``, or send FENs) all work
+unconfigured.  Setting ``UCI_Variant`` to the other game resets the position to its start.
+
+Chess moves are long algebraic (``e2e4``, ``e7e8q``, castling ``e1g1``).  Xiangqi moves are ``a0``-``i9``
+coordinates, rank 0 = Red's back rank (the ICCS form UCCI uses); Red is "white" for ``wtime``/``winc``.  Replies follow Stockfish: ``info depth D seldepth S multipv K score cp|mate ... nodes
+nps hashfull time pv``; with no legal move ``info depth 0 score mate 0`` (``score cp 0`` for a chess
+stalemate) then ``bestmove (none)``; a ``stop``
 with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search is restricted to those moves)
 and ``perft N``.  Options: Hash, Threads (any value accepted, one thread used), Ponder, MultiPV (K lines per
-iteration, the best first; ``bestmove`` is line 1's), UCI_Variant (``xiangqi``; others are refused), Clear Hash, and the endgame tables:
+iteration, the best first; ``bestmove`` is line 1's), UCI_Variant (``chess`` or ``xiangqi``; others are refused),
+Clear Hash, and the (xiangqi) endgame tables:
 EGTBPath (directories separated by ``;`` or ``:``; empty: the project's ``tablebases/``), EGTBCache (MB of
 decompressed chunks), EGTBProbeDepth (UCCI's egtbply: the disk is read only with at least this many plies of
 search left).  ``info`` carries ``tbhits`` when the tables answered.
@@ -21,7 +30,7 @@ from .core import parse_go as parse_core_go
 
 MAX_THREADS = 1024
 MAX_MULTIPV = 500
-VARIANTS = ("xiangqi",)
+VARIANTS = ("chess", "xiangqi")
 # Spin options whose values are all accepted though only 1 is honoured for now: option -> (name as advertised,
 # maximum, what happens instead of a larger value)
 ONE_FOR_NOW = {"threads": ("Threads", MAX_THREADS, "searching with 1 thread")}
@@ -31,7 +40,6 @@ OPTION_LINES = [
     f"option name Threads type spin default 1 min 1 max {MAX_THREADS}",
     "option name Ponder type check default false",
     f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
-    "option name UCI_Variant type combo default xiangqi " + " ".join(f"var {v}" for v in VARIANTS),
     "option name EGTBPath type string default <empty>",
     f"option name EGTBCache type spin default {DEFAULT_CACHE_MB} min 1 max {MAX_CACHE_MB}",
     f"option name EGTBProbeDepth type spin default {DEFAULT_PROBE_DEPTH} min 0 max 64",
@@ -72,20 +80,29 @@ def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     return req
 
 
+def option_lines(variant: str) -> list[str]:
+    """The options, ``UCI_Variant`` defaulting to ``variant``."""
+    return OPTION_LINES[:4] + [f"option name UCI_Variant type combo default {variant} "
+                               + " ".join(f"var {v}" for v in VARIANTS)] + OPTION_LINES[4:]
+
+
 class UciDialect(Dialect):
     name = "uci"
 
-    def __init__(self, core):
+    def __init__(self, core, variant: str = "chess"):
         super().__init__(core)
+        self.default_variant = variant
+        core.choose_games(VARIANTS, variant)
         self.options = {"hash": DEFAULT_HASH_MB, "threads": 1, "ponder": False, "multipv": 1,
-                        "uci_variant": "xiangqi", "egtbpath": "", "egtbcache": DEFAULT_CACHE_MB,
+                        "uci_variant": variant, "egtbpath": "", "egtbcache": DEFAULT_CACHE_MB,
                         "egtbprobedepth": DEFAULT_PROBE_DEPTH}
         self.debug = False
         self.commands.update({"uci": self.cmd_uci, "ucinewgame": self.cmd_ucinewgame, "debug": self.cmd_debug})
 
     # -- commands -------------------------------------------------------------------------------------------
     def cmd_uci(self, args):
-        self.out.lines([f"id name Shuai {__version__}", "id author the Shuai authors", *OPTION_LINES, "uciok"])
+        self.out.lines([f"id name Shuai {__version__}", "id author the Shuai authors",
+                        *option_lines(self.default_variant), "uciok"])
         self.handshaken = True
 
     def cmd_debug(self, args):
@@ -125,8 +142,9 @@ class UciDialect(Dialect):
         elif name == "uci_variant":
             v = text.lower()
             if v not in VARIANTS:
-                raise CommandError(f"UCI_Variant {sanitize(text, 30)!r} is not supported (only xiangqi)")
+                raise CommandError(f"UCI_Variant {sanitize(text, 30)!r} is not supported ({' or '.join(VARIANTS)})")
             self.options["uci_variant"] = v
+            self.core.set_variant(v)
         elif name == "egtbpath":
             self.options["egtbpath"] = "" if text == "<empty>" else text
             self.core.set_tables(paths=self.options["egtbpath"])
@@ -155,8 +173,9 @@ class UciDialect(Dialect):
         self.start_search(dict(req.limits, multipv=self.options["multipv"]), searchmoves=req.searchmoves)
 
     # -- replies --------------------------------------------------------------------------------------------
-    def no_move_reply(self):
-        return ["info depth 0 score mate 0", "bestmove (none)"]
+    def no_move_reply(self, search=None):
+        drawn = search is not None and search.drawn
+        return [f"info depth 0 score {'cp 0' if drawn else 'mate 0'}", "bestmove (none)"]
 
     def format_info(self, info):
         score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
@@ -170,7 +189,7 @@ class UciDialect(Dialect):
 
     def format_result(self, search, result):
         if result is None or result.best is None:
-            return self.no_move_reply()
+            return self.no_move_reply(search)
         line = f"bestmove {result.best}"
         info = result.info if result.info is not None else search.last_info
         ponder = result.ponder

@@ -239,6 +239,6 @@ def make_null_move(st, hist, keys):
 
 
 @njit(cache=True)
-def unmake_null_move(st):
+def unmake_null_move(st, hist):
     st[ST_PLY] -= 1
     st[ST_SIDE] ^= 1

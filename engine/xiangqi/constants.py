@@ -35,4 +35,5 @@ H_LEN = 4                                           # side to move in check
 MAX_HIST = 2048         # game history plus search depth; the Python side rebases long games
 MAX_MOVES = 128         # xiangqi's largest known legal move count is 111 (pseudo-legal moves never exceed it by much)
 
+STALEMATE_DRAWS = False          # no legal move loses, in check or not
 MOVE_LIMIT_PLIES = 120  # 60 moves by each side without a capture: a draw (Asian rules)

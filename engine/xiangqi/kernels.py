@@ -17,7 +17,7 @@ from .constants import MOVE_LIMIT_PLIES, NAME
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
 from .repetition import repetition_score  # noqa: F401
-from .see import see_ge  # noqa: F401
+from .see import see_ge as _see_ge
 
 HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
@@ -27,6 +27,12 @@ MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first
 def generate_moves(board, st, moves, mode):
     """Pseudo-legal moves of the side to move (GEN_ALL or GEN_CAPTURES) into ``moves``; their number."""
     return generate(board, st[ST_SIDE], moves, mode)
+
+
+@njit(cache=True, inline="always")
+def see_ge(board, st, move, threshold):
+    """Does the capture win at least ``threshold`` (static exchange; the board alone decides in xiangqi)?"""
+    return _see_ge(board, move, threshold)
 
 
 @njit(cache=True, inline="always")

@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import XIANGQI
+from ..position import BasePosition, IllegalMoveError, PositionOps  # noqa: F401  (IllegalMoveError: re-export)
 from . import board as B
 from .board import make_move, unmake_move
 from .constants import (NSQ, FILES, RANKS, KING, ADVISOR, RED, BLACK, BLACK_BIT, ST_SIDE, ST_PLY,  # noqa: F401
                         ST_KING, H_MOVE, H_CLOCK, H_CHECK, MAX_HIST, MAX_MOVES, FILE_LETTERS, START_FEN, PIECE_CHARS,
                         CHAR_SYNONYMS, KIND_NAMES, SIDE_NAMES)
-from .movegen import GEN_ALL, generate_legal, in_check, is_legal, generate, king_attacked
+from .movegen import GEN_ALL, generate_legal, in_check, king_attacked
 from .notation import move_name, parse_move, NotationError
 
 KIND_OF_CHAR = {c: k for k, c in enumerate(PIECE_CHARS) if k}
@@ -20,10 +21,6 @@ KIND_OF_CHAR.update(CHAR_SYNONYMS)
 
 class FenError(ValueError):
     """A FEN that does not describe a legal xiangqi position; the message says what is wrong."""
-
-
-class IllegalMoveError(ValueError):
-    """A move that is malformed or not legal in the position."""
 
 
 def piece_char(p: int) -> str:
@@ -119,7 +116,7 @@ def board_fen(board, side: int, halfmove: int = 0, fullmove: int = 1) -> str:
     return f"{'/'.join(rows)} {'w' if side == RED else 'b'} - - {halfmove} {fullmove}"
 
 
-class Position:
+class Position(BasePosition):
     """A xiangqi position with its game history since the FEN it was set up from.
 
     >>> pos = Position()
@@ -129,13 +126,9 @@ class Position:
     """
 
     game = XIANGQI
+    ops = PositionOps(B.new_state, make_move, unmake_move, generate_legal, in_check, GEN_ALL, MAX_MOVES, MAX_HIST,
+                      move_name, parse_move, NotationError)
 
-    def __init__(self, fen: str = START_FEN):
-        self.board, self.st, self.hist, self.keys = B.new_state()
-        self._moves = np.zeros(MAX_MOVES, np.int32)
-        self.set_fen(fen)
-
-    # -- set-up ---------------------------------------------------------------------------------------------
     def set_fen(self, fen: str) -> None:
         board, side, halfmove, fullmove = parse_fen(fen)      # raises before anything changes
         self.board[:] = board
@@ -150,91 +143,6 @@ class Position:
         # Plies played in the game before ply index 0: gives the move number after any number of pushes.
         self.ply_base = max(fullmove - 1, 0) * 2 + side
 
-    def copy(self) -> "Position":
-        other = Position.__new__(Position)
-        other.board, other.st, other.hist, other.keys = (a.copy() for a in (self.board, self.st, self.hist,
-                                                                               self.keys))
-        other._moves = np.zeros(MAX_MOVES, np.int32)
-        other.ply_base = self.ply_base
-        return other
-
-    # -- queries --------------------------------------------------------------------------------------------
-    @property
-    def arrays(self):
-        return self.board, self.st, self.hist, self.keys
-
-    @property
-    def side(self) -> int:
-        return int(self.st[ST_SIDE])
-
-    @property
-    def ply(self) -> int:
-        return int(self.st[ST_PLY])
-
-    @property
-    def key(self) -> int:
-        return int(self.keys[self.ply, 0])
-
-    @property
-    def halfmove_clock(self) -> int:
-        return int(self.hist[self.ply, H_CLOCK])
-
-    def in_check(self) -> bool:
-        return bool(in_check(self.board, self.st))
-
-    def legal_moves(self) -> list[int]:
-        n = generate_legal(self.board, self.st, self._moves, GEN_ALL)
-        return [int(m) for m in self._moves[:n]]
-
-    def legal_move_names(self) -> list[str]:
-        return [move_name(m) for m in self.legal_moves()]
-
-    def is_legal(self, move: int) -> bool:
-        n = generate(self.board, self.st[ST_SIDE], self._moves, GEN_ALL)
-        if move not in self._moves[:n]:
-            return False
-        return bool(is_legal(self.board, self.st, np.int32(move), in_check(self.board, self.st)))
-
-    def parse_move(self, text: str) -> int:
-        """A move string -> packed move, if it is legal here; IllegalMoveError (with a reason) otherwise."""
-        try:
-            move = parse_move(text)
-        except NotationError as e:
-            raise IllegalMoveError(str(e)) from None
-        if not self.is_legal(move):
-            raise IllegalMoveError(f"illegal move {text.strip()!r} in {self.fen()}")
-        return move
-
-    # -- playing --------------------------------------------------------------------------------------------
-    def push(self, move) -> None:
-        """Play a legal move, given packed or as a string."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        if self.ply >= MAX_HIST - 256:
-            self._rebase()
-        make_move(self.board, self.st, self.hist, self.keys, np.int32(move))
-        # Whether this move gave check: the repetition rules (perpetual check) read it from the history.
-        self.hist[self.ply, H_CHECK] = in_check(self.board, self.st)
-
-    def pop(self) -> int:
-        if self.ply == 0:
-            raise IndexError("no move to take back")
-        unmake_move(self.board, self.st, self.hist)
-        return int(self.hist[self.ply, H_MOVE])
-
-    def _rebase(self) -> None:
-        """Very long games: keep the last 256 plies of history (more than any repetition window needs)."""
-        keep = 256
-        ply = self.ply
-        self.hist[: keep + 1] = self.hist[ply - keep: ply + 1].copy()
-        self.keys[: keep + 1] = self.keys[ply - keep: ply + 1].copy()
-        self.st[ST_PLY] = keep
-        self.ply_base += ply - keep
-
-    def fullmove_number(self) -> int:
-        return (self.ply_base + self.ply) // 2 + 1
-
-    # -- output ---------------------------------------------------------------------------------------------
     def fen(self) -> str:
         return board_fen(self.board, self.side, self.halfmove_clock, self.fullmove_number())
 
@@ -246,6 +154,3 @@ class Position:
             lines.append(f"{rank} " + " ".join(cells))
         lines.append("  a b c d e f g h i")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"Position({self.fen()!r})"

@@ -1,0 +1,107 @@
+"""Chess as the shared search sees it: the game interface (``alphabeta.GAME_INTERFACE``, ``perft``), and the
+search and perft compiled for it (``engine.kernel``).  A chess process never loads xiangqi's kernels.
+"""
+from numba import njit
+
+from .. import alphabeta, perft as _perft
+from ..egtb.probe import arrays_type as tables_type  # noqa: F401  (no chess tables yet: the type only)
+from ..kernel import instantiate, move_from, move_promotion
+from ..scores import DRAW_SCORE, MATE_SCORE, NO_SCORE
+from .board import (NULL_MOVE, is_promotion, make_move, make_null_move, move_target, new_state,  # noqa: F401
+                    unmake_move, unmake_null_move)
+from .constants import (BISHOP, H_CHECK, H_CLOCK, H_MOVE, KNIGHT, MAX_MOVES, MOVE_LIMIT_PLIES, NAME, NSQ, PAWN,  # noqa: F401
+                        PIECE_CODES, PROMOTION_KINDS, QUEEN, ROOK, ST_BB, ST_PLY, ST_SIDE, BLACK_BIT)
+from .bitboard import bb
+from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
+from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
+from .see import see_ge  # noqa: F401
+
+HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
+MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
+
+
+@njit(cache=True, inline="always")
+def generate_moves(board, st, moves, mode):
+    """Pseudo-legal moves of the side to move (GEN_ALL or GEN_CAPTURES; evasions in check) into ``moves``."""
+    return generate(board, st, moves, mode)
+
+
+@njit(cache=True, inline="always")
+def _gain(board, move):
+    """Material a tactical move wins at once: the victim (a pawn for en passant) and a queen promotion's gain."""
+    frm = move_from(move)
+    to = move_target(move)
+    victim = board[to] & 7
+    if victim == 0 and board[frm] & 7 == PAWN and (frm & 7) != (to & 7):
+        victim = PAWN
+    gain = PIECE_VALUE[victim]
+    if is_promotion(move) and PROMOTION_KINDS[move_promotion(move)] == QUEEN:
+        gain += PIECE_VALUE[QUEEN] - PIECE_VALUE[PAWN]
+    return gain
+
+
+@njit(cache=True, inline="always")
+def is_capture(board, move):
+    """Captures, en passant and promotions to a queen: the tactical moves (ordered as captures, searched by
+    quiescence, never reduced as quiets)."""
+    return _gain(board, move) > 0
+
+
+@njit(cache=True, inline="always")
+def capture_order(board, move):
+    """MVV/LVA: the most valuable victim first, then the least valuable attacker."""
+    return _gain(board, move) * MVV_SCALE - PIECE_VALUE[board[move_from(move)] & 7] // LVA_SCALE
+
+
+@njit(cache=True, inline="always")
+def captured_value(board, move):
+    return _gain(board, move)
+
+
+@njit(cache=True, inline="always")
+def history_index(board, move):
+    return board[move_from(move)] * NSQ + move_target(move)
+
+
+@njit(cache=True)
+def null_move_allowed(board, st):
+    """The side to move has a piece besides pawns and king (zugzwang is common in pawn endings)."""
+    base = ST_BB + st[ST_SIDE] * BLACK_BIT
+    return (bb(st, base + KNIGHT) | bb(st, base + BISHOP) | bb(st, base + ROOK) | bb(st, base + QUEEN)) != 0
+
+
+@njit(cache=True, inline="always")
+def no_move_score(checked, ply):
+    """Checkmate loses; stalemate is a draw."""
+    return -MATE_SCORE + ply if checked else DRAW_SCORE
+
+
+@njit(cache=True, inline="always")
+def move_limit_reached(st, hist):
+    return hist[st[ST_PLY], H_CLOCK] >= MOVE_LIMIT_PLIES
+
+
+@njit(cache=True)
+def repetition_score(board, st, hist, keys):
+    """A draw if the position occurred before, since the last capture or pawn move and with no null move in
+    between (the search scores the first repetition as the draw a threefold one would be)."""
+    ply = st[ST_PLY]
+    first = max(0, ply - hist[ply, H_CLOCK])
+    i = ply - 2
+    while i >= first:
+        if hist[i, H_MOVE] == NULL_MOVE or hist[i + 1, H_MOVE] == NULL_MOVE:
+            break
+        if keys[i, 0] == keys[ply, 0] and keys[i, 1] == keys[ply, 1]:
+            return DRAW_SCORE
+        i -= 2
+    return NO_SCORE
+
+
+@njit(cache=True, inline="always")
+def probe_tables(tb, board, st, hist, allow_disk, ply):
+    """No chess endgame tables yet."""
+    return NO_SCORE
+
+
+search = instantiate(alphabeta.TEMPLATE, globals(), NAME)      # search.pvs, search.qsearch ...
+perft = instantiate(_perft.TEMPLATE, globals(), NAME)           # perft.perft
