@@ -92,12 +92,14 @@ def judge(fen, moves):
 
 
 @main.command()
-@click.option("--depth", type=click.IntRange(1, 30), default=None, help="Search depth (default 8).")
+@click.option("--depth", type=click.IntRange(1, 30), default=None, help="Search depth (default 8; chess 10).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=16, help="Table size in MB.")
-def bench(depth, hash_mb):
+@click.option("--game", type=click.Choice(["xiangqi", "chess"]), default="xiangqi", show_default=True,
+              help="Whose bench positions.")
+def bench(depth, hash_mb, game):
     """Fixed-depth search over 30 positions: total nodes (the search's signature) and speed."""
-    from .benchmark import BENCH_DEPTH, run_bench
-    run_bench(depth or BENCH_DEPTH, hash_mb, out=click.echo)
+    from .benchmark import run_bench
+    run_bench(depth, hash_mb, out=click.echo, game=game)
 
 
 @main.command()
