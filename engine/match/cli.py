@@ -9,26 +9,29 @@ import click
 
 ENGINE_HELP = """Engine to play (give two or more; more than two play a round robin).  A string of shell words:
 key=value words set options, the other words are the command.  Keys: proto=ucci|uci|xboard|auto
-(default auto: try UCCI, then UCI, then xboard), name=NAME, dir=WORKDIR, cmd="COMMAND ARGS", option.NAME=VALUE
-(an engine option), ranks=0|1 (first rank number in move strings; UCI engines with a UCI_Variant option,
-i.e. Fairy-Stockfish, default to 1), ms=1|0 (UCCI clock values in milliseconds).
+(default auto: try UCCI (xiangqi only), then UCI, then xboard), name=NAME, dir=WORKDIR, cmd="COMMAND ARGS", option.NAME=VALUE
+(an engine option), ranks=0|1 (first rank number in xiangqi move strings; UCI engines with a UCI_Variant
+option other than Shuai, i.e. Fairy-Stockfish, default to 1), ms=1|0 (UCCI clock values in milliseconds).
 Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games/maxqi"
 --engine "name=shuai cmd='.venv/bin/python -m engine' option.Hash=64"."""
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--engine", "engines", multiple=True, required=True, metavar="SPEC", help=ENGINE_HELP)
+@click.option("--game", type=click.Choice(["xiangqi", "chess"]), default=None,
+              help="The game played (default: the game of the openings file's positions, else xiangqi).")
 @click.option("--games", type=click.IntRange(1), default=2, show_default=True,
               help="Games per pairing; each opening is played twice, colours swapped.")
 @click.option("--tc", required=True, metavar="SPEC",
               help="Seconds per move (0.2) or sudden death base+increment in seconds (10+0.1).")
 @click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
               help="EPD/FEN file, one opening a line (FEN, or FEN/startpos followed by 'moves m1 m2 ...'); "
-                   "without it every game starts from the initial position.")
+                   "without it every game starts from the initial position.  Chess FENs (8 ranks) mean "
+                   "--game chess.")
 @click.option("--concurrency", type=click.IntRange(1), default=None,
               help="Games played at the same time (default: one per core).")
 @click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False), default=None,
-              help="Append every game to this PGN file (xiangqi PGN, ICCS moves).")
+              help="Append every game to this PGN file (xiangqi PGN with ICCS moves; chess: standard PGN).")
 @click.option("--sprt", default=None, metavar="'elo0=A elo1=B [alpha=0.05 beta=0.05]'",
               help="Stop early when the GSPRT decides between elo0 and elo1 (two engines only).  The "
                    "parameters may also follow as separate words: --sprt elo0=0 elo1=5.")
@@ -52,14 +55,15 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write all engine traffic to this file.")
 @click.argument("extra", nargs=-1, metavar="")
-def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, margin, hang_timeout,
+def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_plies, margin, hang_timeout,
           handshake_timeout, shuffle, seed, resume, event, log_path, extra):
-    """Play a match between xiangqi engines speaking UCCI, UCI or xboard, with real clocks, adjudication,
-    PGN output, Elo and an optional SPRT.
+    """Play a match between xiangqi engines speaking UCCI, UCI or xboard, or chess engines speaking UCI or
+    xboard (--game chess), with real clocks, adjudication, PGN output, Elo and an optional SPRT.
 
     Losses are scored for an illegal move, a resignation, a time forfeit, a crash or a hang (the engine is
-    restarted for the next game); the rules module ends games by checkmate, stalemate (a loss in xiangqi),
-    the 60-move rule, bare material or repetition.
+    restarted for the next game); the rules end games -- xiangqi: checkmate, stalemate (a loss in xiangqi),
+    the 60-move rule, bare material or repetition; chess (python-chess): checkmate, stalemate, insufficient
+    material, the 50-move rule or threefold repetition.
 
     \b
     Examples:
@@ -67,6 +71,8 @@ def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, 
           --games 4 --tc 0.2 --openings tests/data/openings.epd --pgn games.pgn
       shuai match --engine "name=new cmd=.venv/bin/shuai" --engine "name=old cmd=../old/.venv/bin/shuai" \\
           --games 2000 --tc 10+0.1 --openings tests/data/openings.epd --sprt elo0=0 elo1=5
+      shuai match --game chess --engine .venv/bin/shuai --engine "proto=xboard /usr/games/fairymax" \
+          --games 10 --tc 5+0.05 --pgn chess.pgn
     """
     from .engines import EngineSpec, TimeControl
     from .stats import Sprt
@@ -87,11 +93,17 @@ def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, 
     if len(specs) < 2:
         raise click.UsageError("give at least two --engine options")
 
-    from .openings import load_openings
+    from .openings import load_openings, openings_game
     from .runner import Match, MatchConfig, summary
     try:
-        book = load_openings(openings) if openings else None
-    except ValueError as e:
+        if openings:
+            found = openings_game(openings)
+            if game is not None and found is not None and found != game:
+                raise ValueError(f"{openings} holds {found} positions, not {game}")
+            game = game or found
+        game = game or "xiangqi"
+        book = load_openings(openings, game) if openings else None
+    except (ValueError, OSError) as e:
         raise click.UsageError(str(e)) from None
     if book and shuffle:
         import random
@@ -100,7 +112,8 @@ def match(engines, games, tc, openings, concurrency, pgn_path, sprt, max_plies, 
     cfg = MatchConfig(specs=specs, tc=time_control, games=games, openings=book,
                       concurrency=concurrency or os.cpu_count() or 1, pgn_path=pgn_path, sprt=sprt_cfg,
                       max_plies=max_plies, margin=margin / 1000.0, hang_timeout=hang_timeout,
-                      handshake_timeout=handshake_timeout, log_path=log_path, event=event, resume=carried)
+                      handshake_timeout=handshake_timeout, log_path=log_path, event=event, resume=carried,
+                      game=game)
 
     def out(line):
         click.echo(line)

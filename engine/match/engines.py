@@ -4,9 +4,13 @@ Every engine runs in its own process group with stdin/stdout pipes; a reader thr
 queue of (arrival time, line), so the referee never blocks on a misbehaving engine: every wait has a deadline,
 and a dead process shows up as :class:`EngineCrashed`, a silent one as :class:`EngineHung`.
 
-Moves cross this interface in ICCS coordinates (``h2e2``: files a-i, ranks 0-9 from Red's side); each adapter
-translates to its engine's dialect (UCI engines that take a ``UCI_Variant`` option, i.e. Fairy-Stockfish,
-number ranks 1-10).
+Each adapter plays one game, xiangqi (the default) or chess, named when it is made.  Xiangqi moves cross this
+interface in ICCS coordinates (``h2e2``: files a-i, ranks 0-9 from Red's side); each adapter translates to its
+engine's dialect (UCI engines that take a ``UCI_Variant`` option, i.e. Fairy-Stockfish, number ranks 1-10).
+Chess moves are UCI's long algebraic coordinates both ways (``e2e4``, ``e7e8q``, castling ``e1g1``); what an
+engine sends is passed on as it is, for the referee to read (xboard engines may send SAN).  Chess is spoken over
+UCI (``UCI_Variant`` is set to ``chess`` where the engine offers it) and xboard (no ``variant`` command, the
+engine's ``variants`` feature must list ``normal``); UCCI is xiangqi only.
 
 An engine is described by an :class:`EngineSpec`, parsed from one command-line string (see ``EngineSpec.parse``).
 """
@@ -24,6 +28,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from ..game import game_named
 from ..protocol.core import MAX_SECONDS     # the longest time anything may take (deadlines stay in range)
 from ..xiangqi.constants import START_FEN
 
@@ -78,7 +83,8 @@ class EngineSpec:
 
     Keys: ``proto`` = ucci | uci | xboard | auto (default: probe ucci, then uci, then xboard); ``name``
     (default: what the engine calls itself); ``dir`` (working directory); ``ranks`` = 0 | 1 (first rank
-    number in move strings; default 0, or 1 for UCI engines with a ``UCI_Variant`` option); ``ms`` = 1 | 0
+    number in move strings, xiangqi only; default 0, or 1 for UCI engines other than Shuai with a ``UCI_Variant``
+    option); ``ms`` = 1 | 0
     (UCCI: clock values in milliseconds; default: 1 if the engine offers ``usemillisec`` (which is then set)
     or is Fairy-Stockfish, which reads UCCI times as milliseconds).
     """
@@ -375,8 +381,10 @@ class Engine:
     proto = "?"
 
     def __init__(self, spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: float = 30.0,
-                 probe_timeout: float = 5.0):
+                 probe_timeout: float = 5.0, game: str = "xiangqi"):
         self.spec = spec
+        self.game = game_named(game)                    # engine.game.Game: what is played
+        self.chess = self.game.name == "chess"
         self.log = log
         self.handshake_timeout = handshake_timeout      # for every answer at start-up and new game
         self.probe_timeout = probe_timeout              # for the first answer when guessing the protocol
@@ -391,6 +399,17 @@ class Engine:
         self.line_hook = None
 
     # -- helpers --------------------------------------------------------------------------------------------
+    def _to_engine(self, move: str) -> str:
+        """A move of the game record (ICCS / UCI) in the engine's dialect."""
+        return move if self.chess else from_iccs(move, self.ranks_from)
+
+    def _from_engine(self, text: str) -> str:
+        """The engine's move string for the referee: ICCS where it is a xiangqi coordinate move, else as sent."""
+        if self.chess:
+            return text
+        move = to_iccs(text, self.ranks_from)
+        return move if move is not None else text
+
     @property
     def name(self) -> str:
         return self.spec.name or self.id_name or os.path.basename(self.spec.cmd[0])
@@ -515,9 +534,9 @@ class _UciLike(Engine):
         self._expect(lambda l: l.strip() == "readyok", timeout or self.handshake_timeout, "readyok")
 
     def _position(self, fen: str, moves: list[str]) -> str:
-        head = "position startpos" if fen == START_FEN else f"position fen {fen}"
+        head = "position startpos" if fen == self.game.start_fen else f"position fen {fen}"
         if moves:
-            head += " moves " + " ".join(from_iccs(m, self.ranks_from) for m in moves)
+            head += " moves " + " ".join(self._to_engine(m) for m in moves)
         return head
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
@@ -542,8 +561,7 @@ class _UciLike(Engine):
                     return t, RESIGN
                 if "resign" in words[2:]:
                     return t, RESIGN
-                move = to_iccs(words[1], self.ranks_from)
-                return t, (move if move is not None else words[1])
+                return t, self._from_engine(words[1])
         return None
 
     def stop(self) -> None:
@@ -553,6 +571,11 @@ class _UciLike(Engine):
 class UcciEngine(_UciLike):
     proto = "ucci"
     hello, ok = "ucci", "ucciok"
+
+    def start(self, probe: bool = False) -> None:
+        if self.chess:
+            raise WrongProtocol(f"{self.spec.label}: UCCI is a xiangqi protocol; chess needs proto=uci or xboard")
+        super().start(probe)
 
     def _configure(self) -> None:
         if "usemillisec" in self.options and self.spec.ms is not False:
@@ -597,15 +620,26 @@ class UcciEngine(_UciLike):
         super().quit()
 
 
+def _combo_values(option: str) -> list[str]:
+    """The values of a UCI combo option from the rest of its line: ``combo default chess var chess var xiangqi``
+    -> ["chess", "xiangqi"]."""
+    words = option.split()
+    return [words[i + 1].lower() for i, w in enumerate(words[:-1]) if w == "var"]
+
+
 class UciEngine(_UciLike):
     proto = "uci"
     hello, ok = "uci", "uciok"
 
     def _configure(self) -> None:
-        if "UCI_Variant" in self.options:
+        variant = self.options.get("UCI_Variant")
+        if variant is not None and self.chess:
+            if "chess" in _combo_values(variant):        # an engine of many games: ask for chess
+                self.setoption("UCI_Variant", "chess")
+        elif variant is not None:
             self.setoption("UCI_Variant", "xiangqi")
-            if self.spec.ranks is None:
-                self.ranks_from = 1          # Fairy-Stockfish's UCI dialect numbers ranks 1-10
+            if self.spec.ranks is None and not (self.id_name or "").startswith("Shuai"):
+                self.ranks_from = 1          # Fairy-Stockfish's UCI dialect numbers ranks 1-10 (Shuai's: 0-9)
         super()._configure()
 
     def setoption(self, name: str, value: str) -> None:
@@ -667,8 +701,8 @@ class XboardEngine(Engine):
             self._errors.append(line.strip())
 
     def _setboard(self, fen: str) -> None:
-        """``setboard``, checked with a ping where the engine has one; retried once with H/E letters."""
-        for letters in dict.fromkeys((self.fen_letters, "HE")):
+        """``setboard``, checked with a ping where the engine has one; retried once with H/E letters (xiangqi)."""
+        for letters in dict.fromkeys((self.fen_letters, "HE") if not self.chess else ("NB",)):
             self._errors.clear()
             self.send(f"setboard {fen_with_letters(fen, letters)}")
             self.sync()
@@ -717,8 +751,9 @@ class XboardEngine(Engine):
                     break
         self.id_name = self.features.get("myname")
         variants = self.features.get("variants")
-        if variants is not None and "xiangqi" not in variants.split(","):
-            raise WrongProtocol(f"{self.spec.label} does not list the xiangqi variant ({variants})")
+        wanted = "normal" if self.chess else "xiangqi"
+        if variants is not None and wanted not in variants.split(","):
+            raise WrongProtocol(f"{self.spec.label} does not list the {wanted} variant ({variants})")
         for k, v in self.spec.options.items():
             self.send(f"option {k}={v}")
         self.sync()
@@ -732,16 +767,16 @@ class XboardEngine(Engine):
         self._expect(lambda l: l.strip() == pong, timeout or self.handshake_timeout, pong)
 
     def _move_cmd(self, move: str) -> str:
-        m = from_iccs(move, self.ranks_from)
+        m = self._to_engine(move)
         return f"usermove {m}" if self.features.get("usermove") == "1" else m
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         self.send("new")
-        if "variants" in self.features:
+        if "variants" in self.features and not self.chess:     # chess is xboard's "normal": no variant command
             self.send("variant xiangqi")
         self.send("force")
         self._prefix = 0
-        if setup.fen != START_FEN:
+        if setup.fen != self.game.start_fen:
             if self.features.get("setboard") == "1":
                 self._setboard(setup.fen)
             else:
@@ -785,8 +820,7 @@ class XboardEngine(Engine):
         while (got := self._next_words(deadline)) is not None:
             t, line, words = got
             if words[0] == "move" and len(words) >= 2:
-                move = to_iccs(words[1], self.ranks_from)
-                return t, (move if move is not None else words[1])
+                return t, self._from_engine(words[1])
             if words[0] == "resign" or (words[0] in ("1-0", "0-1") and "resign" in line.lower()):
                 return t, RESIGN
             if _XBOARD_ERROR.match(line.strip()):
@@ -801,12 +835,13 @@ ADAPTERS = {"ucci": UcciEngine, "uci": UciEngine, "xboard": XboardEngine}
 
 
 def start_engine(spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: float = 30.0,
-                 probe_timeout: float = 5.0) -> Engine:
-    """Start an engine and complete its handshake.  With proto=auto, try UCCI, UCI and xboard in turn (each
-    in a fresh process) and remember the first that answers in ``spec.detected``."""
+                 probe_timeout: float = 5.0, game: str = "xiangqi") -> Engine:
+    """Start an engine for ``game`` ("xiangqi" or "chess") and complete its handshake.  With proto=auto, try
+    UCCI (xiangqi only), UCI and xboard in turn (each in a fresh process) and remember the first that answers in
+    ``spec.detected``."""
     proto = spec.proto if spec.proto != "auto" else spec.detected
     if proto:
-        eng = ADAPTERS[proto](spec, log, handshake_timeout)
+        eng = ADAPTERS[proto](spec, log, handshake_timeout, game=game)
         try:
             eng.start()
         except EngineError:
@@ -815,7 +850,9 @@ def start_engine(spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: 
         return eng
     errors = []
     for name in PROTOCOLS:
-        eng = ADAPTERS[name](spec, log, handshake_timeout, probe_timeout)
+        if name == "ucci" and game == "chess":
+            continue
+        eng = ADAPTERS[name](spec, log, handshake_timeout, probe_timeout, game=game)
         try:
             eng.start(probe=True)
         except WrongProtocol as e:
@@ -827,4 +864,5 @@ def start_engine(spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: 
             raise
         spec.detected = name
         return eng
-    raise EngineCrashed(f"{spec.label}: speaks none of ucci, uci, xboard ({'; '.join(errors)})")
+    tried = ", ".join(p for p in PROTOCOLS if not (p == "ucci" and game == "chess"))
+    raise EngineCrashed(f"{spec.label}: speaks none of {tried} ({'; '.join(errors)})")

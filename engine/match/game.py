@@ -1,8 +1,8 @@
 """One refereed game between two started engines.
 
-The referee keeps the position (engine.xiangqi.position), the clocks and the rules (engine.xiangqi.rules), and
-ends the game with a loss for an engine that plays an illegal move, resigns, oversteps its time, crashes or
-hangs.  Timing: a move may take the time available (the fixed time per move, or what is left on the clock)
+The referee keeps the position, the clocks and the rules -- for xiangqi engine.xiangqi.position and
+engine.xiangqi.rules, for chess a python-chess board and engine.match.chess_rules -- and ends the game with a
+loss for an engine that plays an illegal move, resigns, oversteps its time, crashes or hangs.  Timing: a move may take the time available (the fixed time per move, or what is left on the clock)
 plus a grace of ``margin`` + 10 % of the nominal time per move (the fixed time, or the increment); later is
 a time forfeit.  When that deadline passes the engine is told to stop (``stop`` / ``?``); if it still says
 nothing within ``hang_timeout`` seconds it is "engine hung" and is killed (the runner restarts it).
@@ -23,15 +23,16 @@ class GameOptions:
     margin_fraction: float = 0.10     # … plus this fraction of the nominal time per move
     hang_timeout: float = 2.0         # after the deadline and a stop request, wait this long for any move
     max_plies: int = 0                # 0 = no limit; else a draw ("max plies") after this many plies
+    game: str = "xiangqi"             # or "chess"
 
 
 @dataclass
 class GameRecord:
-    red: str
+    red: str                                            # the side that moves first (White in chess)
     black: str
     opening: Opening
-    moves: list[str] = field(default_factory=list)      # ICCS, book moves of the opening included
-    result: str = "*"                                   # red first
+    moves: list[str] = field(default_factory=list)      # ICCS (chess: UCI), book moves of the opening included
+    result: str = "*"                                   # red (white) first
     reason: str = ""
     detail: str = ""                                    # a sentence for the PGN comment
     times: list[float] = field(default_factory=list)    # seconds per engine move
@@ -46,13 +47,72 @@ def _loss_result(side: int) -> str:
     return "0-1" if side == 0 else "1-0"
 
 
+class IllegalReply(ValueError):
+    """An engine's reply that is not a legal move."""
+
+
+class XiangqiReferee:
+    """The position and the rules of a xiangqi game: engine.xiangqi.position and engine.xiangqi.rules."""
+
+    def __init__(self, fen: str, moves=()):
+        from ..xiangqi.position import Position
+        from ..xiangqi.rules import game_result
+        self._game_result = game_result
+        self.pos = Position(fen)
+        for m in moves:
+            self.pos.push(m)
+
+    @property
+    def side(self) -> int:
+        return self.pos.side
+
+    def play(self, reply: str) -> str:
+        """Play an engine's reply; returns the move as the record writes it (IllegalReply if it is none)."""
+        from ..xiangqi.position import IllegalMoveError
+        try:
+            self.pos.push(reply)
+        except IllegalMoveError as e:
+            raise IllegalReply(str(e)) from None
+        return reply
+
+    def result(self):
+        return self._game_result(self.pos)
+
+
+class ChessReferee:
+    """The position and the rules of a chess game: a python-chess board and engine.match.chess_rules."""
+
+    def __init__(self, fen: str, moves=()):
+        from .chess_rules import start_board
+        self.board = start_board(fen)
+        for m in moves:
+            self.board.push_uci(m)
+
+    @property
+    def side(self) -> int:
+        return 0 if self.board.turn else 1
+
+    def play(self, reply: str) -> str:
+        from .chess_rules import parse_engine_move
+        try:
+            move = parse_engine_move(self.board, reply)
+        except ValueError as e:
+            raise IllegalReply(str(e)) from None
+        self.board.push(move)
+        return move.uci()
+
+    def result(self):
+        from .chess_rules import game_result
+        return game_result(self.board)
+
+
+REFEREES = {"xiangqi": XiangqiReferee, "chess": ChessReferee}
+
+
 def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, path=None,
               red_name: str | None = None, black_name: str | None = None) -> GameRecord:
     """Play one game; engines must be started.  ``path`` (a callable) gives the moves from the initial position
     to the opening's FEN for engines that cannot set up a position."""
-    from ..xiangqi.position import Position, IllegalMoveError
-    from ..xiangqi.rules import game_result
-
     engines = (red, black)
     names = (red_name or red.name, black_name or black.name)
     rec = GameRecord(names[0], names[1], opening, list(opening.moves))
@@ -69,10 +129,8 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
         except EngineError as e:
             return lose(side, e.reason, f"{names[side]}: {e}")
 
-    pos = Position(opening.fen)
-    for m in opening.moves:
-        pos.push(m)
-    over = game_result(pos)
+    referee = REFEREES[opts.game](opening.fen, opening.moves)
+    over = referee.result()
     if over:
         rec.result, rec.reason = over
         return rec
@@ -86,7 +144,7 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
             rec.result, rec.reason = "1/2-1/2", "max plies"
             rec.detail = f"adjudicated a draw after {opts.max_plies} plies"
             return rec
-        side = pos.side
+        side = referee.side
         eng = engines[side]
         available = tc.movetime if tc.fixed else clock[side]
         late = False
@@ -110,15 +168,15 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
         if reply == RESIGN:
             return lose(side, "resignation", f"{names[side]} resigns")
         try:
-            pos.push(reply)
-        except IllegalMoveError:
+            move = referee.play(reply)
+        except IllegalReply:
             return lose(side, "illegal move", f"{names[side]} played an illegal move: {reply}")
         eng.move_played()
-        rec.moves.append(reply)
+        rec.moves.append(move)
         rec.times.append(elapsed)
         if not tc.fixed:
             clock[side] = max(0.0, clock[side] - elapsed) + tc.inc
-        over = game_result(pos)
+        over = referee.result()
         if over:
             rec.result, rec.reason = over
             return rec

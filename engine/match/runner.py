@@ -1,6 +1,7 @@
 """The match runner: schedules games between two or more engines (round robin), plays them on worker
 threads (one game per worker, each worker with its own engine processes), writes PGN, keeps the score and
-stops early when an SPRT decides.
+stops early when an SPRT decides.  The game is xiangqi (xiangqi PGN, engine.match.pgn) or chess (PGN through
+python-chess, engine.match.chess_pgn).
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ class MatchConfig:
     handshake_timeout: float = 30.0
     log_path: str | None = None
     event: str = "shuai match"
+    game: str = "xiangqi"                   # or "chess"
     resume: tuple[int, int, int] | None = None  # an earlier run of the same two engines: wins, draws, losses of
                                                 # the first; counted in the score and the SPRT, and the schedule
                                                 # goes on after its games (the next openings)
@@ -105,8 +107,12 @@ class Match:
         self.cfg = cfg
         self.out = out
         self.log = EngineLog(cfg.log_path)
-        self.opts = GameOptions(cfg.tc, margin=cfg.margin, hang_timeout=cfg.hang_timeout, max_plies=cfg.max_plies)
-        self.openings = cfg.openings or [Opening()]
+        if cfg.game not in ("xiangqi", "chess"):
+            raise ValueError(f"unknown game {cfg.game!r} (xiangqi or chess)")
+        self.opts = GameOptions(cfg.tc, margin=cfg.margin, hang_timeout=cfg.hang_timeout, max_plies=cfg.max_plies,
+                                game=cfg.game)
+        from ..game import game_named
+        self.openings = cfg.openings or [Opening(game_named(cfg.game).start_fen)]
         if cfg.resume is not None and (len(cfg.specs) != 2 or min(cfg.resume) < 0):
             raise ValueError("resume takes the wins, draws and losses of an earlier two-engine run")
         self.jobs = schedule(len(cfg.specs), cfg.games, self.openings, sum(cfg.resume or ()))
@@ -125,7 +131,7 @@ class Match:
         names = []
         for spec in self.cfg.specs:
             try:
-                eng = start_engine(spec, self.log, self.cfg.handshake_timeout)
+                eng = start_engine(spec, self.log, self.cfg.handshake_timeout, game=self.cfg.game)
             except EngineError as e:
                 raise ValueError(f"engine {spec.label!r} did not start: {e}") from None
             names.append(eng.name)
@@ -143,7 +149,7 @@ class Match:
     def _path(self, k: int):
         with self._lock:
             if k not in self._paths:
-                self._paths[k] = path_from_start(self.openings[k].fen)
+                self._paths[k] = path_from_start(self.openings[k].fen, game=self.cfg.game)
             return self._paths[k]
 
     # -- running --------------------------------------------------------------------------------------------
@@ -163,7 +169,8 @@ class Match:
             self._queue.put(job)
         workers = [threading.Thread(target=self._worker, name=f"game-worker-{w}", daemon=True)
                    for w in range(max(1, min(self.cfg.concurrency, len(self.jobs))))]
-        self.out(f"Match: {len(self.jobs)} games, {self.cfg.tc}, concurrency {len(workers)}"
+        self.out(f"Match{' (chess)' if self.cfg.game == 'chess' else ''}: {len(self.jobs)} games, {self.cfg.tc}, "
+                 f"concurrency {len(workers)}"
                  + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and n == 2 else ""))
         for w in workers:
             w.start()
@@ -222,7 +229,7 @@ class Match:
         if eng is not None and not eng.dead:
             engines[idx] = eng
             return eng
-        eng = start_engine(self.cfg.specs[idx], self.log, self.cfg.handshake_timeout)
+        eng = start_engine(self.cfg.specs[idx], self.log, self.cfg.handshake_timeout, game=self.cfg.game)
         engines[idx] = eng
         return eng
 
@@ -298,6 +305,15 @@ class Match:
 
     def _write_pgn(self, job: Job, rec: GameRecord) -> None:
         if not self.cfg.pgn_path:
+            return
+        if self.cfg.game == "chess":
+            from . import chess_pgn
+            tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
+                    "White": rec.red, "Black": rec.black, "TimeControl": self.cfg.tc.pgn(),
+                    "PlyCount": str(rec.plies), "Termination": rec.reason}
+            text = chess_pgn.format_game(tags, rec.opening.fen, rec.moves, rec.detail or rec.reason, rec.result)
+            with open(self.cfg.pgn_path, "a", encoding="utf-8") as f:
+                f.write(text)
             return
         tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
                 "Red": rec.red, "Black": rec.black, "FEN": rec.opening.fen,

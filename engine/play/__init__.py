@@ -1,4 +1,4 @@
-"""``shuai play``: a game of xiangqi against the engine in a terminal.
+"""``shuai play``: a game of xiangqi (or, with ``--game chess``, of chess) against the engine in a terminal.
 
     cli.py         the click command (imports only click at module level)
     terminal.py    what the terminal can show (Chinese characters, colours), ANSI, display widths
@@ -7,6 +7,11 @@
     thinking.py    the engine's search with a live "thinking" line
     session.py     the read-eval-print loop: moves, commands, the engine's replies, the result
 
+    chess_game.py     chess: the game record (python-chess: SAN, game ends, PGN)
+    chess_view.py     chess: the board drawn as lines of text
+    chess_session.py  chess: the session with the chess record, board and texts
+
 Move notation (coordinates, Chinese, WXF) lives in engine.xiangqi.wxf, game ends in engine.xiangqi.rules and the
-PGN format in engine.match.pgn: this package only uses them.
+PGN format in engine.match.pgn: this package only uses them.  Chess notation, rules and PGN are python-chess's
+(through engine.match.chess_rules and engine.match.chess_pgn).
 """

@@ -71,6 +71,19 @@ class Game:
                 return sq
         return None
 
+    def in_check(self) -> bool:
+        return self.pos.in_check()
+
+    def fen(self) -> str:
+        return self.pos.fen()
+
+    def has_legal_moves(self) -> bool:
+        return len(self.names.names) > 0
+
+    def name(self, move: int) -> MoveName:
+        """The names of a legal move (Chinese, WXF, ICCS)."""
+        return self.names.name(move)
+
     def parse(self, text: str) -> int:
         """Any notation -> legal move (engine.xiangqi.wxf.MoveParseError otherwise)."""
         return self.names.parse(text)

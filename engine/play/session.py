@@ -2,6 +2,9 @@
 
 Everything goes through ``out`` (a text stream) and ``read`` (a function like ``input``), so the loop runs the
 same in a terminal, in a pseudo-terminal under test, or with piped input.
+
+``Session`` plays xiangqi; what depends on the game (the record, the board drawing, the texts) is in methods
+and class attributes that engine.play.chess_session's ``ChessSession`` overrides for chess.
 """
 from __future__ import annotations
 
@@ -41,15 +44,19 @@ QUIT = object()
 
 
 class Session:
+    game_name = "xiangqi"
+    side_names = SIDE_NAMES             # "Red", "Black"
+    move_error = MoveParseError         # what the game's parse() raises for input that is no legal move here
+    fen_error = FenError                # what the game's reset() raises for a bad FEN
+
     def __init__(self, out, style: Style, user_side: int = RED, limits=None, start_fen: str | None = None,
                  thinker=None, read=input, flipped: bool | None = None):
-        from ..xiangqi.position import START_FEN
         self.out = out
         self.style = style
         self.user = user_side
         self.limits = limits
-        self.start_fen = start_fen or START_FEN
-        self.game = Game(self.start_fen)
+        self.start_fen = start_fen or self.initial_fen()
+        self.game = self.make_game(self.start_fen)
         self.thinker = thinker
         self.read = read
         self.flipped = (user_side != RED) if flipped is None else flipped
@@ -61,6 +68,52 @@ class Session:
             "save": self.cmd_save, "load": self.cmd_load, "fen": self.cmd_fen, "flip": self.cmd_flip,
             "board": self.cmd_board,
         }
+
+    # -- the game's own parts (ChessSession overrides these) ------------------------------------------------
+    def initial_fen(self) -> str:
+        from ..xiangqi.position import START_FEN
+        return START_FEN
+
+    def make_game(self, fen: str | None = None):
+        """A new game record from ``fen`` (default: the initial position); ``fen_error`` if the FEN is bad."""
+        return Game(fen) if fen else Game()
+
+    def board_lines(self) -> list[str]:
+        g = self.game
+        return render_board(g.pos.board, self.style, self.flipped, g.last_move, g.king_in_check())
+
+    def board_columns(self) -> int:
+        return board_width()
+
+    def describe(self, result: str, reason: str) -> str:
+        return describe_result(result, reason)
+
+    def intro(self) -> list[str]:
+        side = self.side_names[self.user]
+        if self.style.unicode:
+            return [f"Shuai (帥) — xiangqi. You play {side}; Shuai thinks {self.strength()}.",
+                    "Type a move (h2e2, 炮二平五 or C2=5) or a command; help lists them."]
+        return [f"Shuai - xiangqi. You play {side}; Shuai thinks {self.strength()}.",
+                "Type a move (h2e2 or C2=5) or a command; help lists them."]
+
+    def title(self) -> str:
+        return "Shuai 帥" if self.style.unicode else "Shuai"
+
+    def ascii_key(self) -> list[str]:
+        return ["", "K general  A advisor  E elephant", "H horse  R chariot  C cannon", "P soldier  (Red upper case)"]
+
+    def result_note(self, result: str) -> str:
+        """Said after the result in the announcement (红胜 …)."""
+        return f"  {RESULT_CHINESE.get(result, '')}" if self.style.unicode else ""
+
+    def farewell(self) -> str:
+        return "Bye." if not self.style.unicode else "再见 — bye."
+
+    def help_text(self) -> str:
+        return HELP if self.style.unicode else _ascii_help()
+
+    def looks_like_fen(self, text: str) -> bool:
+        return _looks_like_fen(text)
 
     # -- output -----------------------------------------------------------------------------------------------
     def say(self, text: str = "", code: str = "") -> None:
@@ -85,13 +138,12 @@ class Session:
         return n.chinese if self.style.unicode else n.wxf
 
     def show_board(self) -> None:
-        g = self.game
-        lines = render_board(g.pos.board, self.style, self.flipped, g.last_move, g.king_in_check())
+        lines = self.board_lines()
         columns = shutil.get_terminal_size((80, 24)).columns
         panel = self.panel(len(lines))
         self.out.write("\n")
-        if columns >= board_width() + 3 + 24:
-            lines = side_by_side(lines, board_width(), panel)
+        if columns >= self.board_columns() + 3 + 24:
+            lines = side_by_side(lines, self.board_columns(), panel)
         else:
             lines = lines + [""] + [p for p in panel if p.strip()]
         self.out.write("\n".join(lines) + "\n")
@@ -100,23 +152,22 @@ class Session:
     def panel(self, height: int) -> list[str]:
         g = self.game
         you, engine = "You", "Shuai"
-        red, black = (you, engine) if self.user == RED else (engine, you)
-        head = [self.style.paint("Shuai 帥" if self.style.unicode else "Shuai", "1"),
-                f"Red: {red}   Black: {black}",
+        first, second = (you, engine) if self.user == RED else (engine, you)
+        head = [self.style.paint(self.title(), "1"),
+                f"{self.side_names[0]}: {first}   {self.side_names[1]}: {second}",
                 "Shuai thinks " + self.strength(), ""]
         tail = []
         if g.ended:
-            tail.append(self.style.paint(describe_result(*g.ended), "1"))
-        elif g.pos.in_check():
-            tail.append(self.style.paint(f"{SIDE_NAMES[g.side]} is in check", "1;38;5;203"))
+            tail.append(self.style.paint(self.describe(*g.ended), "1"))
+        elif g.in_check():
+            tail.append(self.style.paint(f"{self.side_names[g.side]} is in check", "1;38;5;203"))
         if self.last_info is not None:
             tail.append(f"Shuai's eval {format_score(self.last_info)} (depth {self.last_info.depth})")
-        to_move = "" if g.ended else f"{SIDE_NAMES[g.side]} to move" + (" (you)" if g.side == self.user else "")
+        to_move = "" if g.ended else f"{self.side_names[g.side]} to move" + (" (you)" if g.side == self.user else "")
         if to_move:
             tail.append(to_move)
         if not self.style.unicode:                  # the letters need a key
-            tail += ["", "K general  A advisor  E elephant", "H horse  R chariot  C cannon",
-                     "P soldier  (Red upper case)"]
+            tail += self.ascii_key()
         room = max(0, height - len(head) - len(tail) - 1)
         rows = self.move_rows()
         if len(rows) > room:
@@ -147,9 +198,7 @@ class Session:
 
     def announce_end(self) -> None:
         result, reason = self.game.ended
-        text = f"Game over: {describe_result(result, reason)} ({result})"
-        if self.style.unicode:
-            text += f"  {RESULT_CHINESE.get(result, '')}"
+        text = f"Game over: {self.describe(result, reason)} ({result})" + self.result_note(result)
         self.say(text, "1;38;5;220")
         if result != DRAW:
             winner = RED if result == "1-0" else 1
@@ -158,12 +207,9 @@ class Session:
 
     # -- the loop ---------------------------------------------------------------------------------------------
     def run(self) -> int:
-        side = SIDE_NAMES[self.user]
-        self.say(f"Shuai (帥) — xiangqi. You play {side}; Shuai thinks {self.strength()}."
-                 if self.style.unicode else
-                 f"Shuai - xiangqi. You play {side}; Shuai thinks {self.strength()}.", "1")
-        self.say("Type a move (h2e2, 炮二平五 or C2=5) or a command; help lists them."
-                 if self.style.unicode else "Type a move (h2e2 or C2=5) or a command; help lists them.")
+        first, second = self.intro()
+        self.say(first, "1")
+        self.say(second)
         if self.game.check_end():
             self.show_board()
             self.announce_end()
@@ -178,7 +224,7 @@ class Session:
                     self.say()
                     break
                 continue
-            prompt = "game over> " if g.ended else f"{SIDE_NAMES[self.user].lower()}> "
+            prompt = "game over> " if g.ended else f"{self.side_names[self.user].lower()}> "
             try:
                 line = self.read(prompt)
             except EOFError:
@@ -193,7 +239,7 @@ class Session:
             except KeyboardInterrupt:
                 self.say()
                 self.say("(interrupted)")
-        self.say("Bye." if not self.style.unicode else "再见 — bye.")
+        self.say(self.farewell())
         return 0
 
     def handle(self, line: str):
@@ -213,9 +259,9 @@ class Session:
             return None
         try:
             move = g.parse(text)
-        except MoveParseError as e:
+        except self.move_error as e:
             self.error(str(e))
-            if len(g.names.names) and "not a legal move" in str(e):
+            if g.has_legal_moves() and "not a legal move" in str(e):
                 self.say("  (type moves to list your legal moves)")
             return None
         played = g.play(move)
@@ -246,7 +292,7 @@ class Session:
 
     # -- commands ---------------------------------------------------------------------------------------------
     def cmd_help(self, arg):
-        self.say(HELP if self.style.unicode else _ascii_help())
+        self.say(self.help_text())
 
     def cmd_quit(self, arg):
         return QUIT
@@ -259,7 +305,7 @@ class Session:
         self.show_board()
 
     def cmd_fen(self, arg):
-        self.say(self.game.pos.fen())
+        self.say(self.game.fen())
 
     def game_over(self) -> bool:
         """Has the game ended?  If so, says so (for the commands that need a game in progress)."""
@@ -309,7 +355,7 @@ class Session:
         if result.best is None:
             self.error("no legal move")
             return
-        hint = g.names.name(g.parse(result.best))
+        hint = g.name(g.parse(result.best))
         self.say(f"Hint: {self.full_name(hint)}   eval {format_score(result.info)} for you")
 
     def cmd_draw(self, arg):
@@ -342,7 +388,7 @@ class Session:
         self.announce_end()
 
     def cmd_new(self, arg):
-        self.game = Game(self.start_fen)
+        self.game = self.make_game(self.start_fen)
         self.last_info = None
         if self.thinker is not None:
             self.thinker.new_game()
@@ -379,23 +425,23 @@ class Session:
             except OSError as e:
                 self.error(f"cannot read {arg}: {e.strerror or e}")
                 return
-            fresh = Game()
+            fresh = self.make_game()
             try:
-                if "[" in text or not _looks_like_fen(text):
+                if "[" in text or not self.looks_like_fen(text):
                     fresh.load_pgn(text)
                 else:
                     fresh.reset(text.strip().splitlines()[0])
-            except (ValueError, FenError) as e:
+            except (ValueError, self.fen_error) as e:
                 self.error(f"cannot load {arg}: {e}")
                 return
             what = f"{len(fresh.played)} moves from {arg}"
             if fresh.recorded_result not in ("*", None) and not fresh.ended:
                 what += f" (the file says {fresh.recorded_result}: {fresh.recorded_comment or 'no reason given'})"
         else:
-            fresh = Game()
+            fresh = self.make_game()
             try:
                 fresh.reset(arg)
-            except FenError as e:
+            except self.fen_error as e:
                 self.error(f"no such file, and not a FEN either: {e}")
                 return
             what = "the position"
@@ -404,7 +450,7 @@ class Session:
         self.last_info = None
         if self.thinker is not None:
             self.thinker.new_game()
-        self.say(f"Loaded {what}; {SIDE_NAMES[fresh.side]} to move.")
+        self.say(f"Loaded {what}; {self.side_names[fresh.side]} to move.")
         if fresh.check_end():
             self.show_board()
             self.announce_end()

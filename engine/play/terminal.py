@@ -10,8 +10,9 @@ import os
 import unicodedata
 from dataclasses import dataclass
 
-# Every non-ASCII character the Unicode style prints.
+# Every non-ASCII character the Unicode style prints (xiangqi; chess).
 UNICODE_SAMPLE = "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界一二三四五六七八九进退平前中后红黑胜负和┌┐└┘├┤┬┴┼─│╲╱⠋"
+CHESS_SAMPLE = "♔♕♖♗♘♙♚♛♜♝♞♟·—…✗⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 RESET = "\x1b[0m"
 CLEAR_LINE = "\r\x1b[2K"
@@ -54,8 +55,9 @@ def colours_wanted(stream, env=None) -> bool:
     return is_tty(stream)
 
 
-def detect_style(stream, force_ascii: bool = False, color: bool | None = None, env=None) -> Style:
-    unicode = not force_ascii and can_encode(stream)
+def detect_style(stream, force_ascii: bool = False, color: bool | None = None, env=None,
+                 sample: str = UNICODE_SAMPLE) -> Style:
+    unicode = not force_ascii and can_encode(stream, sample)
     return Style(unicode=unicode, color=colours_wanted(stream, env) if color is None else color)
 
 

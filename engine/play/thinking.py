@@ -31,11 +31,11 @@ def format_score(info) -> str:
 class Thinker:
     """Owns the engine's Searcher for the whole session (its hash table survives between moves)."""
 
-    def __init__(self, out, style: Style, hash_mb: int = 64):
+    def __init__(self, out, style: Style, hash_mb: int = 64, tablebases: bool = True):
         from ..egtb.probe import open_tables
         from ..search import Searcher
         self.searcher = Searcher(hash_mb)
-        tables = open_tables()                              # the project's tablebases/, if built
+        tables = open_tables() if tablebases else None      # the project's (xiangqi) tablebases/, if built
         self.searcher.set_tablebases(tables)
         self.out = out
         for msg in tables.take_errors() if tables is not None else ():

@@ -1,0 +1,75 @@
+"""Chess PGN, written and read by python-chess (``chess.pgn``): SAN moves, the Seven Tag Roster, ``SetUp``/``FEN``
+when a game does not start from the initial position, the way the game ended as a comment after the last move.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+
+STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+def format_game(tags: dict, fen: str, moves: list[str], comment: str = "", result: str = "*") -> str:
+    """One game as PGN text (ending with a blank line): ``tags`` (Event, Site, Date, Round, White, Black and any
+    others, e.g. TimeControl, Termination), the start ``fen``, UCI ``moves`` (legal, in order), a final
+    ``comment`` and the ``result`` (white first)."""
+    board = chess.Board(fen)
+    game = chess.pgn.Game()
+    game.setup(board)                        # FEN and SetUp tags unless it is the initial position
+    for key in STANDARD_TAGS:
+        if key in tags:
+            game.headers[key] = str(tags[key])
+    game.headers["Result"] = result
+    for key, value in tags.items():
+        if key not in STANDARD_TAGS and key not in ("FEN", "SetUp"):
+            game.headers[key] = str(value)
+    node = game
+    for uci in moves:
+        node = node.add_variation(chess.Move.from_uci(uci))
+    if comment:
+        node.comment = comment
+    text = game.accept(chess.pgn.StringExporter(headers=True, variations=True, comments=True))
+    return text + "\n\n"
+
+
+@dataclass
+class ChessPgnGame:
+    tags: dict = field(default_factory=dict)
+    fen: str = chess.STARTING_FEN
+    moves: list = field(default_factory=list)       # UCI
+    comment: str = ""                               # the comment after the last move (how the game ended)
+    result: str = "*"
+
+
+class _QuietBuilder(chess.pgn.GameBuilder):
+    """python-chess's game builder, collecting errors in ``game.errors`` without logging them."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+
+def read_game(text: str) -> ChessPgnGame | None:
+    """The first game of a PGN text (None if there is none); ValueError if it is not standard chess or a move
+    cannot be read or played."""
+    try:
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietBuilder)
+    except ValueError as e:
+        raise ValueError(f"cannot read the PGN: {e}") from None
+    if game is None:
+        return None
+    if game.headers.get("Game", "Chess") != "Chess" or "xiangqi" in game.headers.get("Variant", "").lower():
+        raise ValueError(f"not a chess game ({game.headers.get('Game') or game.headers.get('Variant')})")
+    if game.errors:
+        error = str(game.errors[0])
+        raise ValueError(error.split(" while parsing")[0])
+    board = game.board()
+    if type(board) is not chess.Board or board.chess960:
+        raise ValueError(f"not standard chess (Variant {game.headers.get('Variant', '?')!r})")
+    moves = [m.uci() for m in game.mainline_moves()]
+    if not moves and "[" not in text and text.split()[-1:] != [game.headers.get("Result", "*")]:
+        raise ValueError("no chess game in it (no tags, no moves)")
+    end = game.end()
+    return ChessPgnGame(dict(game.headers), board.fen(), moves, end.comment.strip(), game.headers.get("Result", "*"))
