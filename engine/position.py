@@ -20,6 +20,90 @@ class IllegalMoveError(ValueError):
 
 
 @dataclass(frozen=True)
+class BoardShape:
+    """What reading and writing a FEN's board field needs to know of a game."""
+    files: int
+    ranks: int
+    first_rank: int                 # the name of rank 0 in messages (0 in xiangqi, 1 in chess)
+    piece_chars: str                # FEN letter by kind (upper case: the first side)
+    kind_of_char: dict              # upper-case letter -> kind (synonyms included)
+    black_bit: int                  # piece code = colour * black_bit + kind
+
+
+def piece_char(p: int, shape: BoardShape) -> str:
+    c = shape.piece_chars[p & 7]
+    return c.lower() if p >= shape.black_bit else c
+
+
+def parse_board_field(text: str, shape: BoardShape, error: type) -> np.ndarray:
+    """A FEN's first field (last rank first) -> int8 board, square = rank * files + file; ``error`` (the
+    game's FenError) says what is wrong."""
+    rows = text.split("/")
+    if len(rows) != shape.ranks:
+        raise error(f"expected {shape.ranks} ranks separated by '/', found {len(rows)}")
+    board = np.zeros(shape.files * shape.ranks, np.int8)
+    for i, row in enumerate(rows):
+        rank = shape.ranks - 1 - i
+        name = rank + shape.first_rank
+        f = 0
+        for c in row:
+            if c.isdigit():
+                f += int(c)
+            elif c.upper() in shape.kind_of_char:
+                if f >= shape.files:
+                    raise error(f"rank {name} ({row!r}) has more than {shape.files} files")
+                board[rank * shape.files + f] = shape.kind_of_char[c.upper()] + (shape.black_bit if c.islower() else 0)
+                f += 1
+            else:
+                raise error(f"unknown piece {c!r} in rank {name}")
+        if f != shape.files:
+            raise error(f"rank {name} ({row!r}) has {f} files, expected {shape.files}")
+    return board
+
+
+def board_field(board, shape: BoardShape) -> str:
+    """The FEN board field of an int8 board."""
+    rows = []
+    for rank in range(shape.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for p in board[rank * shape.files: (rank + 1) * shape.files]:
+            if p == 0:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += piece_char(int(p), shape)
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def parse_move_counters(fields: list, error: type) -> tuple[int, int]:
+    """The halfmove clock and fullmove number of a FEN's fields (5th and 6th; 0 and 1 when absent)."""
+    halfmove, fullmove = 0, 1
+    try:
+        if len(fields) > 4:
+            halfmove = int(fields[4])
+        if len(fields) > 5:
+            fullmove = int(fields[5])
+    except ValueError:
+        raise error("halfmove clock and move number must be integers") from None
+    if halfmove < 0 or fullmove < 0:
+        raise error("halfmove clock and move number must not be negative")
+    return halfmove, fullmove
+
+
+def board_lines(board, shape: BoardShape, file_letters: str) -> str:
+    """A plain text diagram: one line a rank (last rank first, its name in front), files lettered below."""
+    lines = []
+    for rank in range(shape.ranks - 1, -1, -1):
+        cells = [piece_char(int(p), shape) if p else "." for p in board[rank * shape.files: (rank + 1) * shape.files]]
+        lines.append(f"{rank + shape.first_rank} " + " ".join(cells))
+    lines.append("  " + " ".join(file_letters))
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
 class PositionOps:
     """A game's kernels as its Position uses them."""
     new_state: Callable

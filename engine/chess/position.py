@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import CHESS
-from ..position import BasePosition, IllegalMoveError, PositionOps  # noqa: F401  (IllegalMoveError: re-export)
+from ..position import (BasePosition, BoardShape, IllegalMoveError, PositionOps, board_field, board_lines,  # noqa: F401
+                        parse_board_field, parse_move_counters)   # (IllegalMoveError: re-exported)
 from . import board as B
 from .constants import (BLACK, BLACK_BIT, CASTLING_LETTERS, FILE_LETTERS, FILES, H_CASTLING, H_CHECK, H_CLOCK,
                         H_EP, KING, MAX_HIST, MAX_MOVES, NSQ, PAWN, PIECE_CHARS, RANKS, ROOK, SIDE_NAMES, ST_CASTLING,
@@ -23,9 +24,7 @@ class FenError(ValueError):
     """A FEN that does not describe a legal chess position; the message says what is wrong."""
 
 
-def piece_char(p: int) -> str:
-    c = PIECE_CHARS[p & 7]
-    return c.lower() if p >> 3 else c
+SHAPE = BoardShape(FILES, RANKS, 1, PIECE_CHARS, KIND_OF_CHAR, BLACK_BIT)
 
 
 def _castling_rights(field: str, board) -> int:
@@ -57,25 +56,7 @@ def parse_fen(fen: str):
     fields = fen.split()
     if not fields:
         raise FenError("empty FEN")
-    rows = fields[0].split("/")
-    if len(rows) != RANKS:
-        raise FenError(f"expected 8 ranks separated by '/', found {len(rows)}")
-    board = np.zeros(NSQ, np.int8)
-    for i, row in enumerate(rows):
-        rank = RANKS - 1 - i
-        f = 0
-        for c in row:
-            if c.isdigit():
-                f += int(c)
-            elif c.upper() in KIND_OF_CHAR:
-                if f >= FILES:
-                    raise FenError(f"rank {rank + 1} ({row!r}) has more than 8 files")
-                board[rank * FILES + f] = KIND_OF_CHAR[c.upper()] + (BLACK_BIT if c.islower() else 0)
-                f += 1
-            else:
-                raise FenError(f"unknown piece {c!r} in rank {rank + 1}")
-        if f != FILES:
-            raise FenError(f"rank {rank + 1} ({row!r}) has {f} files, expected 8")
+    board = parse_board_field(fields[0], SHAPE, FenError)
     side_field = fields[1].lower() if len(fields) > 1 else "w"
     if side_field not in ("w", "b"):
         raise FenError(f"side to move must be 'w' or 'b', not {fields[1]!r}")
@@ -92,16 +73,7 @@ def parse_fen(fen: str):
         pushed = ep - FILES if side == WHITE else ep + FILES
         if board[pushed] != (side ^ 1) * BLACK_BIT + PAWN or board[ep] != 0:
             raise FenError(f"en-passant square {fields[3]} without a pawn that just moved past it")
-    halfmove, fullmove = 0, 1
-    try:
-        if len(fields) > 4:
-            halfmove = int(fields[4])
-        if len(fields) > 5:
-            fullmove = int(fields[5])
-    except ValueError:
-        raise FenError("halfmove clock and move number must be integers") from None
-    if halfmove < 0 or fullmove < 0:
-        raise FenError("halfmove clock and move number must not be negative")
+    halfmove, fullmove = parse_move_counters(fields, FenError)
     _validate(board)
     return board, side, castling, ep, halfmove, fullmove
 
@@ -121,21 +93,8 @@ def _validate(board) -> None:
 
 
 def board_fen(board, side: int, castling: int, ep: int, halfmove: int = 0, fullmove: int = 1) -> str:
-    rows = []
-    for rank in range(RANKS - 1, -1, -1):
-        row, empty = "", 0
-        for f in range(FILES):
-            p = int(board[rank * FILES + f])
-            if p == 0:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += piece_char(p)
-        rows.append(row + (str(empty) if empty else ""))
     rights = "".join(c for i, c in enumerate(CASTLING_LETTERS) if castling & (1 << i)) or "-"
-    return (f"{'/'.join(rows)} {'w' if side == WHITE else 'b'} {rights} {square_name(ep) if ep else '-'} "
+    return (f"{board_field(board, SHAPE)} {'w' if side == WHITE else 'b'} {rights} {square_name(ep) if ep else '-'} "
             f"{halfmove} {fullmove}")
 
 
@@ -182,9 +141,4 @@ class Position(BasePosition):
                          self.fullmove_number())
 
     def __str__(self) -> str:
-        lines = []
-        for rank in range(RANKS - 1, -1, -1):
-            cells = [piece_char(int(p)) if p else "." for p in self.board[rank * FILES: rank * FILES + FILES]]
-            lines.append(f"{rank + 1} " + " ".join(cells))
-        lines.append("  " + " ".join(FILE_LETTERS))
-        return "\n".join(lines)
+        return board_lines(self.board, SHAPE, FILE_LETTERS)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import XIANGQI
-from ..position import BasePosition, IllegalMoveError, PositionOps  # noqa: F401  (IllegalMoveError: re-export)
+from ..position import (BasePosition, BoardShape, IllegalMoveError, PositionOps, board_field, board_lines,  # noqa: F401
+                        parse_board_field, parse_move_counters)   # (IllegalMoveError: re-exported)
 from . import board as B
 from .board import make_move, unmake_move
 from .constants import (NSQ, FILES, RANKS, KING, ADVISOR, RED, BLACK, BLACK_BIT, ST_SIDE, ST_PLY,  # noqa: F401
@@ -23,9 +24,7 @@ class FenError(ValueError):
     """A FEN that does not describe a legal xiangqi position; the message says what is wrong."""
 
 
-def piece_char(p: int) -> str:
-    c = PIECE_CHARS[p & 7]
-    return c.lower() if p >> 3 else c
+SHAPE = BoardShape(FILES, RANKS, 0, PIECE_CHARS, KIND_OF_CHAR, BLACK_BIT)
 
 
 def parse_fen(fen: str):
@@ -33,26 +32,7 @@ def parse_fen(fen: str):
     fields = fen.split()
     if not fields:
         raise FenError("empty FEN")
-    rows = fields[0].split("/")
-    if len(rows) != RANKS:
-        raise FenError(f"expected 10 ranks separated by '/', found {len(rows)}")
-    board = np.zeros(NSQ, np.int8)
-    for i, row in enumerate(rows):
-        rank = RANKS - 1 - i
-        f = 0
-        for c in row:
-            if c.isdigit():
-                f += int(c)
-            elif c.upper() in KIND_OF_CHAR:
-                if f >= FILES:
-                    raise FenError(f"rank {rank} ({row!r}) has more than 9 files")
-                kind = KIND_OF_CHAR[c.upper()]
-                board[rank * FILES + f] = kind + (BLACK_BIT if c.islower() else 0)
-                f += 1
-            else:
-                raise FenError(f"unknown piece {c!r} in rank {rank}")
-        if f != FILES:
-            raise FenError(f"rank {rank} ({row!r}) has {f} files, expected 9")
+    board = parse_board_field(fields[0], SHAPE, FenError)
     side_field = fields[1].lower() if len(fields) > 1 else "w"
     if side_field in ("w", "r"):
         side = RED
@@ -60,16 +40,7 @@ def parse_fen(fen: str):
         side = BLACK
     else:
         raise FenError(f"side to move must be 'w' (or 'r') or 'b', not {fields[1]!r}")
-    halfmove, fullmove = 0, 1
-    try:
-        if len(fields) > 4:
-            halfmove = int(fields[4])
-        if len(fields) > 5:
-            fullmove = int(fields[5])
-    except ValueError:
-        raise FenError("halfmove clock and move number must be integers") from None
-    if halfmove < 0 or fullmove < 0:
-        raise FenError("halfmove clock and move number must not be negative")
+    halfmove, fullmove = parse_move_counters(fields, FenError)
     validate_board(board, side)
     return board, side, halfmove, fullmove
 
@@ -100,20 +71,7 @@ def validate_board(board, side):
 
 def board_fen(board, side: int, halfmove: int = 0, fullmove: int = 1) -> str:
     """The FEN of a bare board (int8[90]) with ``side`` to move."""
-    rows = []
-    for rank in range(RANKS - 1, -1, -1):
-        row, empty = "", 0
-        for f in range(FILES):
-            p = int(board[rank * FILES + f])
-            if p == 0:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += piece_char(p)
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {'w' if side == RED else 'b'} - - {halfmove} {fullmove}"
+    return f"{board_field(board, SHAPE)} {'w' if side == RED else 'b'} - - {halfmove} {fullmove}"
 
 
 class Position(BasePosition):
@@ -147,10 +105,4 @@ class Position(BasePosition):
         return board_fen(self.board, self.side, self.halfmove_clock, self.fullmove_number())
 
     def __str__(self) -> str:
-        lines = []
-        for rank in range(RANKS - 1, -1, -1):
-            cells = [piece_char(int(self.board[rank * FILES + f])) if self.board[rank * FILES + f] else "."
-                     for f in range(FILES)]
-            lines.append(f"{rank} " + " ".join(cells))
-        lines.append("  a b c d e f g h i")
-        return "\n".join(lines)
+        return board_lines(self.board, SHAPE, FILE_LETTERS)
