@@ -227,7 +227,7 @@ class Searcher:
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
         kernels = pos.game.kernels().search
         move_name = pos.game.move_name
-        self._tables = self.tablebases if pos.game.name in self.tablebases.games else self._no_tables
+        self._tables = self.tablebases.for_game(pos.game.name) or self._no_tables
         legal = pos.legal_moves()
         allowed = [m for m in legal if move_name(m) not in banned] or legal
         if not allowed:

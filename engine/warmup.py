@@ -24,3 +24,6 @@ def warm_all(game=None):
         is_attacked(pos.board, 4, 1)
         has_legal_move(pos.board, pos.st, move_buffer())
         warm_tables()
+    else:
+        from .egtb import warm_chess
+        warm_chess()

@@ -4,13 +4,15 @@ search and perft compiled for it (``engine.kernel``).  A chess process never loa
 from numba import njit
 
 from .. import alphabeta, perft as _perft
-from ..egtb.probe import arrays_type as tables_type  # noqa: F401  (no chess tables yet: the type only)
+from ..egtb.chess_probe import chess_tb_probe
+from ..egtb.probe import ILLEGAL as TB_ILLEGAL, arrays_type as tables_type, tb_score  # noqa: F401
 from ..kernel import instantiate, move_from, move_promotion
 from ..scores import DRAW_SCORE, MATE_SCORE, NO_SCORE
 from .board import (NULL_MOVE, is_promotion, make_move, make_null_move, move_target, new_state,  # noqa: F401
                     unmake_move, unmake_null_move)
-from .constants import (BISHOP, H_CHECK, H_CLOCK, H_MOVE, KNIGHT, MAX_MOVES, MOVE_LIMIT_PLIES, NAME, NSQ, PAWN,  # noqa: F401
-                        PIECE_CODES, PROMOTION_KINDS, QUEEN, ROOK, ST_BB, ST_PLY, ST_SIDE, BLACK_BIT)
+from .constants import (BISHOP, H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, KNIGHT, MAX_MOVES, MOVE_LIMIT_PLIES,  # noqa: F401
+                        NAME, NSQ, PAWN, PIECE_CODES, PROMOTION_KINDS, QUEEN, ROOK, ST_BB, ST_CASTLING, ST_EP, ST_PLY,
+                        ST_SIDE, BLACK_BIT)
 from .bitboard import bb
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
@@ -99,8 +101,18 @@ def repetition_score(board, st, hist, keys):
 
 @njit(cache=True, inline="always")
 def probe_tables(tb, board, st, hist, allow_disk, ply):
-    """No chess endgame tables yet."""
-    return NO_SCORE
+    """The tables' score of a node entered by a capture or a promotion (the only moves that change the
+    material; a node entered otherwise is in the tables only if its parent was, and that one returned), else
+    NO_SCORE.  Positions with castling rights or an en-passant square are not table entries: NO_SCORE."""
+    last = st[ST_PLY] - 1
+    if hist[last, H_CAPTURED] == 0 and not is_promotion(hist[last, H_MOVE]):
+        return NO_SCORE
+    if st[ST_CASTLING] != 0 or st[ST_EP] != 0:
+        return NO_SCORE
+    code = chess_tb_probe(tb, board, st[ST_SIDE], allow_disk)
+    if code < 0 or code == TB_ILLEGAL:
+        return NO_SCORE
+    return tb_score(code, ply)
 
 
 search = instantiate(alphabeta.TEMPLATE, globals(), NAME)      # search.pvs, search.qsearch ...

@@ -1,4 +1,6 @@
-"""Endgame tablebases for xiangqi: distance to mate in plies, both sides to move, Asian perpetual-check rule.
+"""Endgame tablebases for xiangqi (distance to mate in plies, both sides to move, Asian perpetual-check rule) and
+chess (the ``chess_*`` modules: ``chess_index``, ``chess_generate``, ``chess_probe``, ``chess_build``; same file
+format and cache, files ``<MATERIAL>.ctb``).
 
 * :mod:`.codes`    the value codes stored per position (draw, don't care, distance to mate, rule results)
 * :mod:`.index`    material signatures and the index function (general pairs with mirror symmetry,
@@ -39,3 +41,13 @@ def warm(directory=None) -> None:
         code = tb_probe(tbs.arrays, pos.board, pos.side, True)
         tb_score(code, 1)
         tbs.rank_moves(pos)                            # the Python-side probe (root moves, PV display)
+
+
+def warm_chess(directory=None) -> None:
+    """The chess tables' Python-side probe (the search's is compiled with the chess search)."""
+    import tempfile
+    from ..chess.position import Position
+    from .chess_probe import ChessTablebases
+    with tempfile.TemporaryDirectory() as d:
+        tbs = ChessTablebases(directory or d, memory_mb=1)
+        tbs.rank_moves(Position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))

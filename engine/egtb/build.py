@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .index import Material, parse_material
-from .store import TableFile, max_distance, remove_stale_temporaries, table_path, write_table, DEFAULT_CHUNK
+from .store import (MAGIC, SUFFIX, TableFile, max_distance, remove_stale_temporaries, table_path, write_table,
+                    DEFAULT_CHUNK)
 
 DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
 ATTACKERS = "RNCP"
@@ -33,12 +34,13 @@ class BuildRecord:
     built: bool                 # False: the file existed already
 
 
-def plan(names) -> list[Material]:
-    """Canonical materials to build for ``names``, each after everything it captures into."""
+def plan(names, parse=parse_material) -> list[Material]:
+    """Canonical materials to build for ``names``, each after everything it captures into (``parse``: the
+    game's material parser, xiangqi's by default)."""
     order: list[Material] = []
     seen = set()
     for name in names:
-        root = parse_material(name).canonical()[0] if isinstance(name, str) else name.canonical()[0]
+        root = parse(name).canonical()[0] if isinstance(name, str) else name.canonical()[0]
         stack = [(root, False)]
         while stack:                                   # iterative post-order (no recursion)
             m, expanded = stack.pop()
@@ -56,6 +58,21 @@ def plan(names) -> list[Material]:
 
 
 class Builder:
+    """Builds xiangqi tables; ``chess_build.ChessBuilder`` overrides the game's hooks (material parser, file
+    suffix and magic, generator)."""
+
+    suffix = SUFFIX
+    magic = MAGIC
+
+    @staticmethod
+    def parse(name: str):
+        return parse_material(name)
+
+    def generate(self, material, progress):
+        """(values, stats) of ``material``, its smaller tables read through ``self.load``."""
+        from .generate import generate_table
+        return generate_table(material, self.load, progress, threads=self.threads, rule=self.rule)
+
     def __init__(self, directory="tablebases", chunk: int = DEFAULT_CHUNK, rule: bool = True, threads: int = 2):
         self.directory = Path(directory)
         self.chunk = chunk
@@ -65,25 +82,24 @@ class Builder:
 
     def load(self, material: Material):
         if material not in self._memo:
-            with TableFile(table_path(self.directory, material.name)) as f:
+            with TableFile(table_path(self.directory, material.name, self.suffix), self.magic) as f:
                 self._memo[material] = f.read_all()
         return self._memo[material]
 
     def build(self, names, force: bool = False, progress=None, log=None) -> list[BuildRecord]:
         """Build ``names`` and whatever they need.  ``force`` rebuilds the named tables even if their files
         exist (their dependencies only when missing).  ``progress(material, fraction, text)``."""
-        from .generate import generate_table
-        wanted = {parse_material(n).canonical()[0] if isinstance(n, str) else n for n in names}
+        wanted = {self.parse(n).canonical()[0] if isinstance(n, str) else n for n in names}
         records = []
-        order = plan(names)
+        order = plan(names, self.parse)
         needed = {sub for m in order for sub in m.subtables()}
         if self.directory.is_dir():
-            remove_stale_temporaries(self.directory)     # a killed build's half-written files
+            remove_stale_temporaries(self.directory, self.suffix)     # a killed build's half-written files
         for m in order:
-            path = table_path(self.directory, m.name)
+            path = table_path(self.directory, m.name, self.suffix)
             if path.exists() and not (force and m in wanted):
                 try:
-                    with TableFile(path) as f:
+                    with TableFile(path, self.magic) as f:
                         records.append(BuildRecord(m.name, f.size, 0.0, path.stat().st_size, 0.0, 0,
                                                    f.max_dist, 0, False))
                     continue
@@ -93,8 +109,8 @@ class Builder:
             t0 = time.perf_counter()
             c0 = time.process_time()
             cb = (lambda f, t, m=m: progress(m, f, t)) if progress else None
-            values, stats = generate_table(m, self.load, cb, threads=self.threads, rule=self.rule)
-            nbytes = write_table(path, m.name, values, m.npos, self.chunk, rule_applied=self.rule)
+            values, stats = self.generate(m, cb)
+            nbytes = write_table(path, m.name, values, m.npos, self.chunk, rule_applied=self.rule, magic=self.magic)
             seconds = time.perf_counter() - t0
             max_dist = max_distance(values)
             if m in needed:

@@ -17,6 +17,8 @@ def tb():
 @tb.command("build")
 @click.argument("materials", nargs=-1)
 @click.option("--dir", "directory", default=DEFAULT_DIR, show_default=True, help="Directory of the table files.")
+@click.option("--game", type=click.Choice(["xiangqi", "chess"]), default="xiangqi", show_default=True,
+              help="Which game's tables (chess: files <MATERIAL>.ctb, e.g. KQvK KBNvK KRvKP).")
 @click.option("--default", "default_set", is_flag=True, help="Build the default set (see tablebases/README.md).")
 @click.option("--one-attacker", is_flag=True, help="Build every one-attacker ending (R, N, C, P v advisors/elephants).")
 @click.option("--force", is_flag=True, help="Rebuild the named tables even if their files exist.")
@@ -24,15 +26,24 @@ def tb():
 @click.option("--chunk", type=click.IntRange(256, 32768), default=8192, show_default=True,
               help="Entries per compressed chunk.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def build_cmd(materials, directory, default_set, one_attacker, force, no_rule, chunk, quiet):
-    """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB), and every smaller table they capture into."""
-    from .build import Builder, DEFAULT_SET, ONE_ATTACKER
-    from .index import MaterialError, parse_material
+def build_cmd(materials, directory, game, default_set, one_attacker, force, no_rule, chunk, quiet):
+    """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB; with --game chess KQvK KRvKP), and every
+    smaller table they capture (or promote) into."""
     names = list(materials)
-    if default_set:
-        names += DEFAULT_SET
-    if one_attacker:
-        names += ONE_ATTACKER
+    if game == "chess":
+        from .chess_build import CHESS_DEFAULT_SET, ChessBuilder
+        from .chess_index import ChessMaterialError as MaterialError, parse_chess_material as parse_material
+        if one_attacker:
+            raise click.UsageError("--one-attacker is a xiangqi set")
+        if default_set:
+            names += CHESS_DEFAULT_SET
+    else:
+        from .build import Builder, DEFAULT_SET, ONE_ATTACKER
+        from .index import MaterialError, parse_material
+        if default_set:
+            names += DEFAULT_SET
+        if one_attacker:
+            names += ONE_ATTACKER
     if not names:
         raise click.UsageError("name at least one material (e.g. KRvK) or --default")
     try:
@@ -41,7 +52,10 @@ def build_cmd(materials, directory, default_set, one_attacker, force, no_rule, c
     except MaterialError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    builder = Builder(directory, chunk=chunk, rule=not no_rule)
+    if game == "chess":
+        builder = ChessBuilder(directory, chunk=chunk)
+    else:
+        builder = Builder(directory, chunk=chunk, rule=not no_rule)
     state = {"bar": None, "name": None}
 
     def progress(material, fraction, text):
@@ -81,9 +95,15 @@ def build_cmd(materials, directory, default_set, one_attacker, force, no_rule, c
 @click.option("--dir", "directory", default=DEFAULT_DIR, show_default=True, help="Directory of the table files.")
 @click.option("--best", is_flag=True, help="Also print the table's best move.")
 def probe_cmd(fen, directory, best):
-    """Print `win N`, `loss N` (N = plies to mate, for the side to move), `draw` or `unknown`."""
-    from ..xiangqi.position import Position, FenError
-    from .probe import Tablebases
+    """Print `win N`, `loss N` (N = plies to mate, for the side to move), `draw` or `unknown`.  A FEN with 8
+    ranks is chess (its tables are the directory's *.ctb files), one with 10 xiangqi."""
+    from ..game import game_of_fen
+    if game_of_fen(fen) is not None and game_of_fen(fen).name == "chess":
+        from ..chess.position import Position, FenError
+        from .chess_probe import ChessTablebases as Tablebases
+    else:
+        from ..xiangqi.position import Position, FenError
+        from .probe import Tablebases
     try:
         pos = Position(fen)
     except FenError as e:

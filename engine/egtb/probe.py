@@ -54,7 +54,7 @@ from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_E
                     SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
 from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE, UNKNOWN     # also imported from here (xiangqi.kernels)
 from .index import GROUP_KINDS, MAX_SLOTS, SPEC_LEN, Material, MaterialError, encode_board
-from .store import SUFFIX, TableError, TableFile
+from .store import MAGIC, SUFFIX, TableError, TableFile
 
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
@@ -143,6 +143,12 @@ def tb_probe(tb, board, side, allow_disk):
     t, idx = tb_locate(tb, board, side)
     if t < 0:
         return UNKNOWN
+    return tb_read(tb, t, idx, allow_disk)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tb_read(tb, t, idx, allow_disk):
+    """Value code of entry ``idx`` of table ``t`` (located by the game's ``*_locate``), or UNKNOWN."""
     meta = tb[TB_META]
     info = meta[SEC_INFO] + t * INFO_LEN
     if meta[info + INFO_OK] == 0:
@@ -248,13 +254,23 @@ class Tablebases:
     chunks are read lazily into the cache.  Thread-safe for the Python methods (one lock)."""
 
     games = ("xiangqi",)            # the games whose positions these tables know
+    suffix = SUFFIX                 # the game's table files (chess: ``chess_probe.ChessTablebases``)
+    magic = MAGIC
+    material_error = MaterialError
 
-    def __init__(self, directory="tablebases", memory_mb: float = 64):
+    @staticmethod
+    def parse_material(name: str):
+        return Material.parse(name)
+
+    def __init__(self, directory="tablebases", memory_mb: float = 64, errors: Optional[list] = None):
         """``directory``: a directory, a list of them, or a string of several separated by ``;`` (or the
-        system's path separator); where two hold the same table, the first wins.  None: no tables."""
+        system's path separator); where two hold the same table, the first wins.  None: no tables.
+        ``errors``: a list to report errors into (shared with the object that opened this one)."""
         self.directories = split_paths(directory)
         self.directory = self.directories[0] if self.directories else None
-        self._errors: list[str] = []
+        self._memory_mb = memory_mb
+        self._companions = {}
+        self._errors: list[str] = errors if errors is not None else []
         self._reported = 0
         self._lock = threading.RLock()
         self.tables: list[TableEntry] = []
@@ -265,11 +281,11 @@ class Tablebases:
             if not d.is_dir():
                 self._error(f"tablebase directory {d} missing")
                 continue
-            for path in sorted(d.glob(f"*{SUFFIX}")):
+            for path in sorted(d.glob(f"*{self.suffix}")):
                 if path.stem in seen:
                     continue
                 try:
-                    files.append(TableFile(path))
+                    files.append(TableFile(path, self.magic))
                     seen.add(path.stem)
                 except TableError as e:
                     self._error(str(e))
@@ -280,8 +296,8 @@ class Tablebases:
         max_pieces = 0
         for f in files:
             try:
-                mat = Material.parse(f.name)
-            except MaterialError as e:
+                mat = self.parse_material(f.name)
+            except self.material_error as e:
                 self._error(f"{f.path}: {e}")
                 continue
             if not mat.is_canonical() or mat.size != f.size or f.path.stem != mat.name:
@@ -375,10 +391,30 @@ class Tablebases:
         self.pool.drop_range(entry.base, int(self._info[t, INFO_NCHUNKS]))
         self._error(msg)
 
+    # -- other games -------------------------------------------------------------------------------------------
+    def for_game(self, name: str):
+        """The tables of game ``name``: this object for its own game; for chess, the chess tables (``*.ctb``) of
+        the same directories, opened on first use with the same cache size and reporting errors into this
+        object's list; None for a game without tables."""
+        if name in self.games:
+            return self
+        if name == "chess":
+            if name not in self._companions:
+                from .chess_probe import ChessTablebases
+                self._companions[name] = ChessTablebases(self.directories, memory_mb=self._memory_mb,
+                                                         errors=self._errors)
+            return self._companions[name]
+        return None
+
     # -- probing from Python ------------------------------------------------------------------------------------
     def probe_code(self, board, side, disk: bool = True) -> int:
         """Value code for the side to move, or UNKNOWN.  ``disk`` False: only chunks already in the cache."""
         t, idx = tb_locate(self.arrays, board, side)
+        return self._read(t, idx, disk)
+
+    def _read(self, t: int, idx: int, disk: bool = True) -> int:
+        """Value code of entry ``idx`` of table ``t`` (UNKNOWN for t < 0, a broken table, or a chunk that may
+        not be read now)."""
         if t < 0 or not self.tables[t].ok:
             return UNKNOWN
         width = int(self._info[t, INFO_CHUNK])
@@ -392,8 +428,15 @@ class Tablebases:
     def probe(self, pos) -> ProbeResult:
         """Result for the side to move of a Position (or of a FEN string)."""
         if isinstance(pos, str):
+            from ..game import game_of_fen
+            game = game_of_fen(pos)
+            if game is not None and game.name not in self.games and self.for_game(game.name) is not None:
+                return self.for_game(game.name).probe(pos)
             from ..xiangqi.position import Position
             pos = Position(pos)
+        elif getattr(getattr(pos, "game", None), "name", None) not in (None,) + tuple(self.games):
+            other = self.for_game(pos.game.name)
+            return other.probe(pos) if other is not None else ProbeResult("unknown")
         return ProbeResult.from_code(self.probe_code(pos.board, pos.side))
 
     def best_move(self, pos) -> Optional[str]:

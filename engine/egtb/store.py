@@ -4,7 +4,7 @@ don't-care entries coded into the runs around them, every part checksummed.
 Layout (little endian)::
 
     header (HEADER_SIZE bytes)
-      magic        8s   b"SHUAIXTB"
+      magic        8s   b"SHUAIXTB" (chess tables, ``<name>.ctb``: b"SHUAICTB", see ``chess_probe``)
       version      u16  FORMAT_VERSION
       value_bytes  u8   1 or 2: width of a value code (see engine.egtb.codes: 0 draw, 2 + d plies, ...)
       flags        u8   bit 0: perpetual-check pass applied
@@ -63,8 +63,8 @@ class TableError(Exception):
     """A table file that cannot be used: missing, truncated, corrupt, or of another format."""
 
 
-def table_path(directory, name: str) -> Path:
-    return Path(directory) / f"{name}{SUFFIX}"
+def table_path(directory, name: str, suffix: str = SUFFIX) -> Path:
+    return Path(directory) / f"{name}{suffix}"
 
 
 def max_distance(values: np.ndarray) -> int:
@@ -127,11 +127,11 @@ def decode_chunk(data: bytes, value_bytes: int, entries: int, dctx) -> np.ndarra
     return out
 
 
-def remove_stale_temporaries(directory) -> list[Path]:
-    """Delete the ``<name>.xtb.tmp<pid>`` files left by builds that were killed (their process is gone);
-    a running build's file is kept.  Returns what was deleted."""
+def remove_stale_temporaries(directory, suffix: str = SUFFIX) -> list[Path]:
+    """Delete the ``<name>.xtb.tmp<pid>`` files (``suffix``: another game's tables) left by builds that were
+    killed (their process is gone); a running build's file is kept.  Returns what was deleted."""
     removed = []
-    for tmp in Path(directory).glob("*.xtb.tmp*"):
+    for tmp in Path(directory).glob(f"*{suffix}.tmp*"):
         pid = tmp.name.rpartition(".tmp")[2]
         if pid.isdigit() and _alive(int(pid)):
             continue
@@ -154,8 +154,9 @@ def _alive(pid: int) -> bool:
 
 
 def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEFAULT_CHUNK,
-                rule_applied: bool = True, threads: int = 2) -> int:
-    """Write ``values`` (uint16 codes) as a table file, atomically; returns the file size in bytes."""
+                rule_applied: bool = True, threads: int = 2, magic: bytes = MAGIC) -> int:
+    """Write ``values`` (uint16 codes) as a table file, atomically; returns the file size in bytes.
+    ``magic``: the game's file magic (xiangqi ``MAGIC``; chess tables use their own, see ``chess_probe``)."""
     import zstandard
     path = Path(path)
     if not 0 < chunk <= MAX_CHUNK:
@@ -182,7 +183,7 @@ def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEF
     for b in blobs:
         table += CHUNK_ENTRY.pack(offset, len(b), zlib.crc32(b))
         offset += len(b)
-    head = HEADER.pack(MAGIC, FORMAT_VERSION, value_bytes, FLAG_RULE if rule_applied else 0,
+    head = HEADER.pack(magic, FORMAT_VERSION, value_bytes, FLAG_RULE if rule_applied else 0,
                        name.encode("ascii"), size, npos, chunk, nchunks, max_dist, 0, zlib.crc32(table), 0)
     head = head[:-4] + struct.pack("<I", zlib.crc32(head[:-4]))
     tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
@@ -205,8 +206,9 @@ def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEF
 class TableFile:
     """An open table file: header and chunk table read and checked at once, chunks read on demand."""
 
-    def __init__(self, path):
+    def __init__(self, path, magic: bytes = MAGIC):
         self.path = Path(path)
+        self.magic = magic
         try:
             self._fd = os.open(self.path, os.O_RDONLY)
         except FileNotFoundError:
@@ -226,7 +228,7 @@ class TableFile:
             raise TableError(f"{self.path}: truncated (header)")
         (magic, version, value_bytes, flags, name, size, npos, chunk, nchunks, max_dist, _, table_crc,
          head_crc) = HEADER.unpack(head)
-        if magic != MAGIC:
+        if magic != self.magic:
             raise TableError(f"{self.path}: bad magic (not a Shuai table)")
         if version != FORMAT_VERSION:
             raise TableError(f"{self.path}: format version {version}, expected {FORMAT_VERSION}")
