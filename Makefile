@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Set-up alone: install, compile every numba kernel once so that no GUI ever waits for the compiler, and build
-# the quick endgame tables (every one-attacker ending: 45 tables, about 15 s; present ones are kept).
+# the quick endgame tables (every one-attacker xiangqi ending: 45 tables, about 15 s; the chess KQK, KRK, KPK,
+# KBBK and KBNK, about 10 s; present ones are kept).
 setup: $(STAMP)
 	$(BIN)/shuai warmup
 	$(BIN)/shuai tb build --one-attacker --quiet --dir tablebases
+	$(BIN)/shuai tb build --game chess --quiet --dir tablebases KQvK KRvK KPvK KBBvK KBNvK
 
 play: setup
 	$(BIN)/shuai play
@@ -45,7 +47,7 @@ match: setup
 	OUT=$(MATCH_OUT) scripts/match.sh all
 
 # SPRT of the working tree against an earlier commit (every search or evaluation change must pass one):
-#   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5]   -- see scripts/sprt.sh
+#   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5] [GAME=chess]   -- see scripts/sprt.sh
 .PHONY: sprt
 sprt: setup
 	@test -n "$(BASE)" || { echo "usage: make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5]"; exit 2; }
@@ -53,16 +55,20 @@ sprt: setup
 
 # The evaluation tuner's training data (issue 13): quiet positions from self-play at a fixed node count,
 # reproducible from the seed (about 47 minutes on 2 cores for the default 9,500 games, 1.06 million positions).
-TUNE_DATA ?= tune/positions.txt.gz
+# GAME=chess: chess self-play into tune/chess-positions.txt.gz (4,000 games at 3,000 nodes a move, 350,215
+# positions, 23 minutes).
+GAME ?= xiangqi
+TUNE_GAME := $(if $(filter-out xiangqi,$(GAME)),--game $(GAME))
+TUNE_DATA ?= $(if $(filter chess,$(GAME)),tune/chess-positions.txt.gz,tune/positions.txt.gz)
 .PHONY: tune-data
 tune-data: setup
-	$(BIN)/python -m engine.tune data --out $(TUNE_DATA)
+	$(BIN)/python -m engine.tune data $(TUNE_GAME) --out $(TUNE_DATA)
 
 # The tuner: fits the evaluation's parameters to $(TUNE_DATA) and rewrites engine/xiangqi/eval_params.py (its
-# header records how); keep the result only if `make sprt` says it wins.
+# header records how); keep the result only if `make sprt` says it wins.  GAME=chess: engine/chess/eval_params.py.
 .PHONY: tune
 tune: setup
-	$(BIN)/python -m engine.tune fit --data $(TUNE_DATA)
+	$(BIN)/python -m engine.tune fit $(TUNE_GAME) --data $(TUNE_DATA)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
@@ -74,3 +80,4 @@ clean:
 .PHONY: tablebases
 tablebases: $(STAMP)
 	$(BIN)/python -m engine.egtb.cli build --default --dir tablebases
+	$(BIN)/python -m engine.egtb.cli build --game chess --default --dir tablebases

@@ -10,7 +10,7 @@ export_rev() {
     EXPORT_DIR=$2/shuai-$1
     if [ ! -d "$EXPORT_DIR" ]; then
         rm -rf "$EXPORT_DIR.tmp" && mkdir -p "$EXPORT_DIR.tmp" && git archive "$1" | tar -x -C "$EXPORT_DIR.tmp"
-        cp tablebases/*.xtb "$EXPORT_DIR.tmp/tablebases/" 2>/dev/null || true
+        cp tablebases/*.xtb tablebases/*.ctb "$EXPORT_DIR.tmp/tablebases/" 2>/dev/null || true
         mv "$EXPORT_DIR.tmp" "$EXPORT_DIR"
     fi
     EXPORT_CMD="env -u NUMBA_CACHE_DIR -u NUMBA_CACHE_LOCATOR_CLASSES $3 -m engine"

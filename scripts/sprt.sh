@@ -8,11 +8,12 @@
 #   GAMES [20000]          the most games before the test gives up undecided
 #   CONCURRENCY [2]        games at once (2 on a 2-core machine: the clocks are real, leave the machine alone)
 #   OUT [/tmp/shuai-sprt]  PGN, engine traffic and the summary
+#   GAME [xiangqi]         xiangqi, or chess (from tests/data/chess-openings.epd, over UCI)
 #   RESUME [none]          W,D,L of an earlier run of the same pair (new engine's view): the test goes on from
 #                          there with the next openings (a small gain needs thousands of games: several sittings)
 # Both engines are frozen copies (the working tree as it is now, uncommitted edits included, and BASE), each
 # with its own numba cache, warmed before the first game; both play every opening of tests/data/openings.epd
-# with each colour.  The summary ends with the SPRT verdict, the Elo with its 95% error, and the games played.
+# with each colour (chess: of tests/data/chess-openings.epd).  The summary ends with the SPRT verdict, the Elo with its 95% error, and the games played.
 set -e
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
@@ -23,6 +24,9 @@ ELO1=${ELO1:-5}
 GAMES=${GAMES:-20000}
 CONCURRENCY=${CONCURRENCY:-2}
 OUT=${OUT:-/tmp/shuai-sprt}
+GAME=${GAME:-xiangqi}
+OPENINGS=tests/data/openings.epd
+[ "$GAME" = chess ] && OPENINGS=tests/data/chess-openings.epd
 PY=$(cd .venv/bin && pwd)/python
 mkdir -p "$OUT"
 
@@ -36,10 +40,10 @@ export_rev "$NEW" "$OUT" "$PY"
 export_rev "$BASE" "$OUT" "$PY"
 ENGINE=$EXPORT_CMD
 name=$NEW-vs-$BASE
-echo "SPRT $NEW (working tree) vs $BASE at $TC, elo0=$ELO0 elo1=$ELO1, up to $GAMES games -> $OUT/$name.*"
+echo "SPRT ($GAME) $NEW (working tree) vs $BASE at $TC, elo0=$ELO0 elo1=$ELO1, up to $GAMES games -> $OUT/$name.*"
 "$PY" -m engine.match.cli \
     --engine "name=new-$NEW dir=$OUT/shuai-$NEW cmd='$ENGINE'" \
     --engine "name=base-$BASE dir=$OUT/shuai-$BASE cmd='$ENGINE'" \
     --games "$GAMES" --tc "$TC" --concurrency "$CONCURRENCY" \
-    --openings tests/data/openings.epd --sprt "elo0=$ELO0 elo1=$ELO1" \
+    --game "$GAME" --openings "$OPENINGS" --sprt "elo0=$ELO0 elo1=$ELO1" \
     ${RESUME:+--resume "$RESUME"} --event "sprt $name" --pgn "$OUT/$name.pgn" | tee "$OUT/$name.txt"

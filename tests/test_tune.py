@@ -87,3 +87,83 @@ def test_a_strong_ridge_flattens_the_tables(tmp_path):
                                 for k in ("horse", "rook", "cannon", "pawn")])
     assert spread(tight.w) < 0.5 * spread(loose.w)
     assert tight.loss > loose.loss                  # the ridge costs fit on the training data
+
+
+# -- chess (``--game chess``) ------------------------------------------------------------------------------------
+
+def test_chess_rules_end_games_as_python_chess_does():
+    import chess
+    from engine.chess.position import Position as ChessPosition
+    from engine.chess.rules import game_result
+    pos, board = ChessPosition(), chess.Board()
+    for ply, move in enumerate(["g1f3", "g8f6", "f3g1", "f6g8"] * 2 + ["e2e4"]):
+        assert game_result(pos) is None
+        pos.push(move)
+        board.push_uci(move)
+        if ply == 7:                                # the start position for the third time
+            assert board.is_repetition(3) and game_result(pos) == ("1/2-1/2", "repetition")
+            break
+    clock = ChessPosition("8/8/4k3/8/8/4K3/8/R7 w - - 98 80")
+    clock.push("a1a2")
+    assert game_result(clock) is None
+    clock.push("e6d6")
+    assert chess.Board(clock.fen()).is_fifty_moves() and game_result(clock) == ("1/2-1/2", "50-move")
+    mated = ChessPosition("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")
+    mated.push("d8h4")
+    assert game_result(mated) == ("0-1", "checkmate")
+    assert game_result(ChessPosition("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) == ("1/2-1/2", "stalemate")
+    assert game_result(ChessPosition("8/8/4k3/8/8/2B1K3/8/8 w - - 0 1")) == ("1/2-1/2", "insufficient material")
+    # Mate on the hundredth quiet ply is mate.
+    late = ChessPosition("7k/8/6K1/8/8/8/8/5Q2 w - - 99 80")
+    late.push("f1f8")
+    assert game_result(late) == ("1-0", "checkmate")
+
+
+def test_chess_openings_are_short_balanced_and_distinct():
+    import chess
+    from engine.tune.selfplay import OPENINGS, load_chess_openings
+    fens = load_chess_openings(OPENINGS["chess"])
+    assert len(fens) == 200 and len({" ".join(f.split()[:4]) for f in fens}) == 200
+    for fen in fens:
+        board = chess.Board(fen)
+        assert board.is_valid() and not board.is_game_over()
+        plies = 2 * (board.fullmove_number - 1) + (board.turn == chess.BLACK)
+        assert 4 <= plies <= 8
+
+
+def test_chess_selfplay_positions_are_reproducible_and_quiet(tmp_path):
+    import chess
+    s = Settings(games=2, nodes=300, seed=7, game="chess")
+    n = generate(str(tmp_path / "a.gz"), s, workers=1)
+    assert n == generate(str(tmp_path / "b.gz"), s, workers=1)
+    rows = list(read_positions(str(tmp_path / "a.gz")))
+    assert rows == list(read_positions(str(tmp_path / "b.gz")))
+    assert len(rows) == n > 30
+    for fen, points, score in rows:
+        board = chess.Board(fen)
+        assert board.is_valid() and not board.is_check() and not board.is_game_over()
+        assert points in (0.0, 0.5, 1.0) and abs(score) <= MAX_QUIET_SCORE
+
+
+def test_chess_fit_lowers_the_loss_and_writes_a_loadable_module(tmp_path):
+    from engine.chess import evaluate as CE
+    from engine.tune.fit import PLAIN_MATERIAL_CHESS, params_vector
+    generate(str(tmp_path / "p.gz"), Settings(games=2, nodes=300, seed=3, game="chess"), workers=1)
+    data = build_dataset(read_positions(str(tmp_path / "p.gz")), "chess")
+    assert data.game == "chess" and data.size > 50 and len(data.vals) > 20 * data.size
+    w0 = plain_start("chess")
+    assert len(w0) == CE.N_PARAMS and set(np.unique(w0)) == set(PLAIN_MATERIAL_CHESS.values())
+    assert w0[CE.OFFSET["queen_eg"] + 27] == 900 and w0[CE.OFFSET["tempo_mg"]] == 0
+    train, held_out = data.split(0.25)
+    assert train.game == held_out.game == "chess" and train.size + held_out.size == data.size
+    res = fit(train, w0, lam=0.5, iterations=60, lr=5.0, l2=1e-5)
+    assert res.loss < 0.8 * res.loss_start and res.history[-1] == res.loss
+    assert abs(loss_of(train, res.w, res.k, 0.5) - res.loss) < 1e-6
+    assert 0 <= loss_of(held_out, res.w, res.k, 0.5) <= 1
+    path = tmp_path / "eval_params.py"
+    write_params(path, params_of(res.w, "chess"), {"source": "test_tune"}, game="chess")
+    module = runpy.run_path(str(path))
+    assert module["PROVENANCE"] == {"source": "test_tune"}
+    params = module["PARAMS"]
+    assert [(name, len(params[name])) for name, _ in CE.LAYOUT] == list(CE.LAYOUT)
+    assert np.allclose(params_vector(path, "chess"), np.round(res.w))

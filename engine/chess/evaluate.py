@@ -2,85 +2,185 @@
 
 Scale: a pawn is about 100 in the middle game (``engine.scores``: |eval| stays far below 20000).
 
-Terms, each side from its own view, White's minus Black's, tapered between middle game (mg) and ending (eg) by
-the game phase (knights and bishops 1, rooks 2, queens 4; 24 at the start):
+Terms, each side from its own view, White's minus Black's, tapered linearly between middle game (mg) and ending
+(eg) by the game phase (knights and bishops 1, rooks 2, queens 4; 24 at the start):
 
-* material, and piece-square terms made from a few shapes -- centralisation for knights, bishops and queens,
-  the seventh rank for rooks, advancement for pawns, shelter on the back rank for the king in the middle game
-  and centralisation in the ending;
-* mobility: squares each knight, bishop, rook and queen attacks that hold no own piece, against a par count;
-* pawn structure: passed pawns by rank, doubled and isolated pawns;
-* the bishop pair, rooks on open and half-open files, the king's pawn shield;
-* a tempo for the side to move; and a side with no pawns and at most a minor piece's advantage cannot win, so
-  its advantage is scaled down.
+* material and piece-square tables per kind, mg and eg: whole 64-square boards from the owner's side (a Black
+  piece's square mirrored by rank), not folded left-right: castling makes the wings differ;
+* mobility: a value for each number of squares a knight, bishop, rook or queen attacks that hold no own piece
+  and no enemy pawn attacks (0..8, 13, 14, 27);
+* pawns: passed pawns by rank, and by the distance (0..7, king steps) of the own and of the enemy king to the
+  square in front of them; connected pawns (defended by a pawn, or with one beside them) by rank; doubled and
+  isolated pawns;
+* the bishop pair, rooks on open and half-open files;
+* king safety: the own pawns in its shield (file and the adjacent ones, one or two ranks ahead; 0..3), the
+  files around it without own pawns (0..3), the squares next to the enemy king each knight, bishop, rook and
+  queen attacks, and a value by the number of pieces attacking them (0..7);
+* threats: the enemy pawns, knights, bishops, rooks and queens attacked by own pawns, knights, bishops, rooks
+  and queens (a value per attacker and victim kind, defended or not), and enemy pieces attacked and not defended
+  (hanging, by kind);
+* a tempo for the side to move;
+* outside the fitted terms: a side with no pawns and at most a minor piece's advantage (``PIECE_VALUE``, non-pawn
+  material) rarely wins, so its advantage is divided by ``NO_PAWN_DIVISOR``.
 
-The weights are this project's own round starting figures (below), not another engine's tables; they are the
-values the project's tuner is to fit (``engine/tune`` fits xiangqi's so far).  Every term is colour-symmetric
-(tests/test_chess.py checks it on mirrored positions).
+Every weight is an entry of one parameter vector ``W`` (named blocks, ``LAYOUT``), read from the generated
+module ``eval_params.py``: the tuner (``engine/tune``, ``make tune-data GAME=chess`` then ``make tune
+GAME=chess``) fits them to the project's own self-play games, starting from textbook material on every square
+and zero for every other term, and writes the file with its provenance.  ``evaluate_trace`` is the same code
+reporting each parameter's coefficient, which is what the tuner fits.  The structural constants below (phase
+weights, the king zone, the no-pawn divisor) are this project's own choices.  Every term is colour-symmetric
+(tests/test_chess_eval.py checks it on mirrored positions).
 """
 import numpy as np
 from numba import njit
 
-from .bitboard import FILE_BB, KNIGHT_ATTACKS, PAWN_ATTACKS, ZERO, bb, bishop_attacks, lsb, \
-    popcount, rook_attacks
+from .bitboard import FILE_BB, KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bb, bishop_attacks, lsb, popcount, \
+    rook_attacks
 from .constants import BISHOP, BLACK, BLACK_BIT, KING, KNIGHT, NSQ, PAWN, QUEEN, ROOK, ST_BB, ST_KING, ST_OCC, \
     ST_SIDE, WHITE
+from .eval_params import PARAMS
+from ..tune.params import CHESS_BOARD, chess_board_values
 
-# Nominal values by kind for the search (MVV/LVA, SEE, delta pruning).  The king is 0: never captured.
+# Nominal values by kind for the search (MVV/LVA, SEE, delta pruning), hand-set, not fitted.  The king is 0:
+# never captured.
 PIECE_VALUE = np.array([0, 100, 320, 330, 500, 950, 0, 0], np.int32)
 
-MATERIAL_MG = np.array([0, 100, 320, 330, 480, 950, 0], np.int32)
-MATERIAL_EG = np.array([0, 120, 300, 320, 540, 1000, 0], np.int32)
-PHASE_WEIGHT = np.array([0, 0, 1, 1, 2, 4, 0], np.int32)
-PHASE_FULL = 24
-# Mobility: (count - par) * weight, per kind (mg, eg).
-MOBILITY_PAR = np.array([0, 0, 4, 6, 7, 13, 0], np.int32)
-MOBILITY_MG = np.array([0, 0, 4, 5, 3, 2, 0], np.int32)
-MOBILITY_EG = np.array([0, 0, 4, 5, 5, 4, 0], np.int32)
-# Pawn structure, by the pawn's rank from its own side (0..7).
-PASSED_MG = np.array([0, 5, 10, 15, 25, 45, 70, 0], np.int32)
-PASSED_EG = np.array([0, 10, 20, 35, 55, 85, 130, 0], np.int32)
-DOUBLED_MG, DOUBLED_EG = 10, 20
-ISOLATED_MG, ISOLATED_EG = 12, 15
-BISHOP_PAIR_MG, BISHOP_PAIR_EG = 30, 50
-ROOK_OPEN_MG, ROOK_OPEN_EG = 25, 10
-ROOK_HALF_OPEN_MG, ROOK_HALF_OPEN_EG = 12, 5
-SHIELD_MG = 12                  # per own pawn on the three files around the king, one or two ranks ahead
-TEMPO = 12
-NO_PAWN_DIVISOR = 8             # no pawns and at most a minor ahead: the advantage is divided by this
+# --------------------------------------------------------------------------------------------------------------
+# The parameters: one vector W, in named blocks (LAYOUT), with values from eval_params.py (written by the tuner,
+# engine/tune).  Board blocks (CHESS_BOARD values) are piece-square tables indexed by the square from the
+# owner's side (OWN_SQUARE).
+# --------------------------------------------------------------------------------------------------------------
+KINDS = ("", "pawn", "knight", "bishop", "rook", "queen", "king")      # by kind code
+MOBILE = (KNIGHT, BISHOP, ROOK, QUEEN)                                  # the kinds with mobility tables ...
+MOBILITY_COUNTS = {KNIGHT: 9, BISHOP: 14, ROOK: 15, QUEEN: 28}         # ... of this many values (0..max)
+RANK_VALUES = 8                     # a value per rank from the owner's side (pawns use 1..6)
+DISTANCES = 8                       # king steps 0..7
+SHIELD_COUNTS = 4                   # 0..3 own pawns in the king's shield
+OPEN_FILE_COUNTS = 4                # 0..3 files at the king without own pawns
+MAX_ATTACKERS = 7                   # pieces attacking the enemy king's zone: 0..7 (more count as 7)
+THREATENERS = KINDS[PAWN:KING]      # threats by pawns .. queens ...
+VICTIMS = KINDS[PAWN:KING]          # ... on enemy pawns .. queens (the king: no)
+PHASES = ("mg", "eg")
+# (name, size): a name ending in _mg is a middle-game term, _eg an ending term; each kind's two piece-square
+# tables come first, in kind order (PST, PST_STRIDE).
+LAYOUT = tuple([(f"{KINDS[k]}_{ph}", CHESS_BOARD) for k in range(PAWN, KING + 1) for ph in PHASES]
+               + [(f"{KINDS[k]}_mobility_{ph}", MOBILITY_COUNTS[k]) for k in MOBILE for ph in PHASES]
+               + [(f"{name}_{ph}", size) for name, size in (
+                   ("passed", RANK_VALUES), ("passed_own_king", DISTANCES), ("passed_enemy_king", DISTANCES),
+                   ("connected", RANK_VALUES), ("doubled", 1), ("isolated", 1),
+                   ("bishop_pair", 1), ("rook_open", 1), ("rook_half_open", 1),
+                   ("king_shield", SHIELD_COUNTS), ("king_open_files", OPEN_FILE_COUNTS),
+                   ("king_zone_attacks", len(MOBILE)), ("king_attackers", MAX_ATTACKERS + 1))
+                  for ph in PHASES]
+               + [(f"threat_by_{kind}_{ph}", len(VICTIMS)) for kind in THREATENERS for ph in PHASES]
+               + [(f"hanging_{ph}", len(VICTIMS)) for ph in PHASES]
+               + [("tempo_mg", 1), ("tempo_eg", 1)])
+OFFSET = {}
+_at = 0
+for _name, _size in LAYOUT:
+    OFFSET[_name] = _at
+    _at += _size
+N_PARAMS = _at
+del _at, _name, _size
+TABLE_SIZE = CHESS_BOARD            # the tuner pulls each block of this size (a piece-square table) to its mean
 
 
-def _piece_square_tables():
-    """[kind, square] from White's view, (mg, eg): the shapes named in the module docstring."""
-    mg = np.zeros((7, NSQ), np.int32)
-    eg = np.zeros((7, NSQ), np.int32)
-    for sq in range(NSQ):
-        f, r = sq % 8, sq // 8
-        centre = max(abs(f - 3.5), abs(r - 3.5)) - 0.5          # 0 in the middle four squares .. 3 on the edge
-        mg[KNIGHT, sq] = int(20 - 14 * centre)
-        eg[KNIGHT, sq] = int(15 - 10 * centre)
-        mg[BISHOP, sq] = int(10 - 6 * centre)
-        eg[BISHOP, sq] = int(8 - 5 * centre)
-        mg[ROOK, sq] = 20 if r == 6 else (5 if 2 < f < 5 and r == 0 else 0)
-        mg[QUEEN, sq] = int(4 - 3 * centre)
-        eg[QUEEN, sq] = int(10 - 6 * centre)
-        if 1 <= r <= 6:
-            mg[PAWN, sq] = (0, 0, 4, 10, 18, 30, 50)[r] + (8 if 2 <= f <= 5 and 2 <= r <= 4 else 0)
-            eg[PAWN, sq] = (0, 0, 5, 12, 25, 45, 75)[r]
-        mg[KING, sq] = -35 * r + (25 if r == 0 and f in (1, 2, 6) else 0) - (10 if r == 0 and f in (3, 4, 5) else 0)
-        eg[KING, sq] = int(20 - 12 * centre)
-    return mg, eg
+def _load_params(params=PARAMS):
+    w = np.zeros(N_PARAMS, np.int32)
+    for name, size in LAYOUT:
+        values = list(params[name])
+        assert len(values) == size, name
+        w[OFFSET[name]:OFFSET[name] + size] = chess_board_values(values) if size == CHESS_BOARD else values
+    assert set(params) == {name for name, _ in LAYOUT}, "eval_params.py and LAYOUT disagree"
+    return w
 
 
-PST_MG, PST_EG = _piece_square_tables()
+W = _load_params()
 
 
-def _pawn_masks():
+def _pair_offsets(name):
+    """The offsets of block ``name``'s mg and eg halves."""
+    return OFFSET[f"{name}_mg"], OFFSET[f"{name}_eg"]
+
+
+PST = OFFSET["pawn_mg"]             # kind k's mg table at PST + (k - 1) * PST_STRIDE, its eg table CHESS_BOARD on
+PST_STRIDE = 2 * CHESS_BOARD
+MOBILITY_MG = np.zeros(KING + 1, np.int64)          # by kind
+MOBILITY_EG = np.zeros(KING + 1, np.int64)
+for _k in MOBILE:
+    MOBILITY_MG[_k], MOBILITY_EG[_k] = _pair_offsets(f"{KINDS[_k]}_mobility")
+del _k
+PASSED_MG, PASSED_EG = _pair_offsets("passed")
+PASSED_OWN_KING_MG, PASSED_OWN_KING_EG = _pair_offsets("passed_own_king")
+PASSED_ENEMY_KING_MG, PASSED_ENEMY_KING_EG = _pair_offsets("passed_enemy_king")
+CONNECTED_MG, CONNECTED_EG = _pair_offsets("connected")
+DOUBLED_MG, DOUBLED_EG = _pair_offsets("doubled")
+ISOLATED_MG, ISOLATED_EG = _pair_offsets("isolated")
+BISHOP_PAIR_MG, BISHOP_PAIR_EG = _pair_offsets("bishop_pair")
+ROOK_OPEN_MG, ROOK_OPEN_EG = _pair_offsets("rook_open")
+ROOK_HALF_OPEN_MG, ROOK_HALF_OPEN_EG = _pair_offsets("rook_half_open")
+SHIELD_MG, SHIELD_EG = _pair_offsets("king_shield")
+OPEN_FILES_MG, OPEN_FILES_EG = _pair_offsets("king_open_files")
+ZONE_MG, ZONE_EG = _pair_offsets("king_zone_attacks")           # + MOBILE index (kind - KNIGHT)
+ATTACKERS_MG, ATTACKERS_EG = _pair_offsets("king_attackers")
+THREAT_MG = np.array([0] + [OFFSET[f"threat_by_{k}_mg"] for k in THREATENERS], np.int64)    # by attacker kind
+THREAT_EG = np.array([0] + [OFFSET[f"threat_by_{k}_eg"] for k in THREATENERS], np.int64)
+HANGING_MG, HANGING_EG = _pair_offsets("hanging")
+TEMPO_MG_AT, TEMPO_EG_AT = _pair_offsets("tempo")
+TEMPO_MG, TEMPO_EG = int(W[TEMPO_MG_AT]), int(W[TEMPO_EG_AT])
+
+
+def own_square(colour, sq):
+    """The square as seen from ``colour``'s side (Black's board mirrored by rank)."""
+    return sq if colour == WHITE else sq ^ 56
+
+
+def _board_tables():
+    """W's piece-square terms spread over the board, by piece code (Black's negative) and square, as the
+    evaluation reads them (one lookup): the tables' mg and eg values and the index of the mg parameter (the eg
+    one is CHESS_BOARD further)."""
+    index = np.zeros((2 * BLACK_BIT, NSQ), np.int64)
+    for colour in (WHITE, BLACK):
+        for kind in range(PAWN, KING + 1):
+            index[colour * BLACK_BIT + kind] = [PST + (kind - 1) * PST_STRIDE + own_square(colour, sq)
+                                                for sq in range(NSQ)]
+    sign = np.array([1 if code < BLACK_BIT else -1 for code in range(2 * BLACK_BIT)], np.int32)[:, None]
+    return index, sign * W[index], sign * W[index + CHESS_BOARD]
+
+
+PST_INDEX, PST_MG, PST_EG = _board_tables()
+
+# The trace (``evaluate_trace``): the coefficient of every parameter in the score, as the tuner needs it.
+# [0, N) middle-game counts and [N, 2N) ending counts of each parameter, White's view (Black's terms count
+# negative); then the phase (0..TOTAL_PHASE) and a flag for the positions where the score is not linear in the
+# parameters (a side without pawns that the no-pawn rule may scale down).
+TRACE_PHASE = 2 * N_PARAMS
+TRACE_NONLINEAR = TRACE_PHASE + 1
+TRACE_SIZE = TRACE_NONLINEAR + 1
+
+# Game phase: knights and bishops 1, rooks 2, queens 4; TOTAL_PHASE with all of them on the board (more, after
+# promotions, counts as TOTAL_PHASE), 0 with none.
+PHASE_WEIGHT = np.array([0, 0, 1, 1, 2, 4, 0], np.int64)
+TOTAL_PHASE = 24
+NO_PAWN_DIVISOR = 8                 # no pawns and at most a minor ahead: the advantage is divided by this
+NO_PAWN_MARGIN = int(PIECE_VALUE[BISHOP])       # "at most a minor ahead", in nominal piece values
+
+
+def _masks():
     """[colour, square]: the squares ahead on its file (doubled pawns), ahead on its own and the adjacent files
-    (passed pawns), and the king's shield (one and two ranks ahead, own and adjacent files)."""
+    (passed pawns), the king's shield (one and two ranks ahead, own and adjacent files); [square]: the squares
+    beside it on its rank (a phalanx), the adjacent files (isolated pawns), the files around a king; and the king
+    distance (king steps) between two squares."""
     file_ahead = np.zeros((2, NSQ), np.uint64)
     passed = np.zeros((2, NSQ), np.uint64)
     shield = np.zeros((2, NSQ), np.uint64)
+    beside = np.zeros(NSQ, np.uint64)
+    adjacent = np.zeros(8, np.uint64)
+    distance = np.zeros((NSQ, NSQ), np.int64)
+    for f in range(8):
+        for ff in (f - 1, f + 1):
+            if 0 <= ff < 8:
+                adjacent[f] |= FILE_BB[ff]
     for colour, step in ((WHITE, 1), (BLACK, -1)):
         for sq in range(NSQ):
             f, r = sq % 8, sq // 8
@@ -95,102 +195,264 @@ def _pawn_masks():
                             file_ahead[colour, sq] |= bit
                         if (rr - r) * step <= 2:
                             shield[colour, sq] |= bit
-    return file_ahead, passed, shield
+    for sq in range(NSQ):
+        f, r = sq % 8, sq // 8
+        for ff in (f - 1, f + 1):
+            if 0 <= ff < 8:
+                beside[sq] |= np.uint64(1 << (r * 8 + ff))
+        for t in range(NSQ):
+            distance[sq, t] = max(abs(f - t % 8), abs(r - t // 8))
+    return file_ahead, passed, shield, beside, adjacent, distance
 
 
-FILE_AHEAD, PASSED_MASK, SHIELD_MASK = _pawn_masks()
+FILE_AHEAD, PASSED_MASK, SHIELD_MASK, BESIDE, ADJACENT_FILES, DISTANCE = _masks()
+NOT_FILE_A, NOT_FILE_H = ~FILE_BB[0], ~FILE_BB[7]
+SHIFT_7, SHIFT_8, SHIFT_9 = np.uint64(7), np.uint64(8), np.uint64(9)
 
 
 @njit(cache=True, inline="always")
-def _own_square(colour, sq):
-    """The square as seen from ``colour``'s side (Black's board mirrored by rank)."""
-    return sq if colour == WHITE else sq ^ 56
+def _term(trace, index, phase_mg, phase_eg, count):
+    """Record ``count`` uses of parameter ``index`` in the trace (numba prunes this when ``trace`` is None)."""
+    if trace is not None:
+        if phase_mg:
+            trace[index] += count
+        if phase_eg:
+            trace[N_PARAMS + index] += count
 
 
-@njit(cache=True)
-def _side_terms(st, colour, occ):
-    """(mg, eg, phase, pawn count, non-pawn material) of one side."""
-    mg = 0
-    eg = 0
-    phase = 0
+@njit(cache=True, inline="always")
+def _pair(trace, at_mg, at_eg, count):
+    """``count`` times the mg parameter ``at_mg`` and the eg parameter ``at_eg`` -> (mg, eg), traced."""
+    _term(trace, at_mg, True, False, count)
+    _term(trace, at_eg, False, True, count)
+    return count * W[at_mg], count * W[at_eg]
+
+
+@njit(cache=True, inline="always")
+def _tdiv(a, b):
+    """Integer division rounding toward zero, so that negating the input negates the output (colour symmetry)."""
+    if a >= 0:
+        return a // b
+    return -((-a) // b)
+
+
+@njit(cache=True, inline="always")
+def _pawn_attacks(pawns, colour):
+    """The squares the pawns of ``colour`` attack."""
+    if colour == WHITE:
+        return ((pawns & NOT_FILE_A) << SHIFT_7) | ((pawns & NOT_FILE_H) << SHIFT_9)
+    return ((pawns & NOT_FILE_A) >> SHIFT_9) | ((pawns & NOT_FILE_H) >> SHIFT_7)
+
+
+@njit(cache=True, inline="always")
+def _side(st, colour, occ, trace):
+    """``colour``'s terms but the threats, White's view -> (mg, eg, phase, pawns, nominal non-pawn material, and
+    the squares its pawns, knights, bishops, rooks, queens and all its pieces attack)."""
+    sign = 1 if colour == WHITE else -1
+    enemy = colour ^ 1
     own = bb(st, ST_OCC + colour)
     base = ST_BB + colour * BLACK_BIT
-    enemy_base = ST_BB + (colour ^ 1) * BLACK_BIT
     own_pawns = bb(st, base + PAWN)
-    enemy_pawns = bb(st, enemy_base + PAWN)
-    enemy_pawn_attacks = ZERO
-    ep = enemy_pawns
-    while ep:
-        s = lsb(ep)
-        ep &= ep - np.uint64(1)
-        enemy_pawn_attacks |= PAWN_ATTACKS[colour ^ 1][s]
-    non_pawn = 0
-    for kind in range(PAWN, KING + 1):
-        group = bb(st, base + kind)
+    enemy_pawns = bb(st, ST_BB + enemy * BLACK_BIT + PAWN)
+    pawn_att = _pawn_attacks(own_pawns, colour)
+    mobility_area = ~own & ~_pawn_attacks(enemy_pawns, enemy)
+    king = st[ST_KING + colour]
+    enemy_king = st[ST_KING + enemy]
+    zone = KING_ATTACKS[enemy_king]
+    mg = eg = phase = non_pawn = 0
+
+    # Pawns.
+    code = colour * BLACK_BIT + PAWN
+    ahead_step = 8 if colour == WHITE else -8
+    group = own_pawns
+    while group:
+        sq = lsb(group)
+        group &= group - np.uint64(1)
+        mg += PST_MG[code, sq]
+        eg += PST_EG[code, sq]
+        _term(trace, PST_INDEX[code, sq], True, False, sign)
+        _term(trace, PST_INDEX[code, sq] + CHESS_BOARD, False, True, sign)
+        rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)      # from its own side
+        if (own_pawns & ADJACENT_FILES[sq & 7]) == ZERO:
+            a, b = _pair(trace, ISOLATED_MG, ISOLATED_EG, sign)
+            mg += a
+            eg += b
+        if (own_pawns & FILE_AHEAD[colour, sq]) != ZERO:
+            a, b = _pair(trace, DOUBLED_MG, DOUBLED_EG, sign)
+            mg += a
+            eg += b
+        if (pawn_att & SQUARE_BB[sq]) != ZERO or (own_pawns & BESIDE[sq]) != ZERO:
+            a, b = _pair(trace, CONNECTED_MG + rank, CONNECTED_EG + rank, sign)
+            mg += a
+            eg += b
+        if (enemy_pawns & PASSED_MASK[colour, sq]) == ZERO:
+            a, b = _pair(trace, PASSED_MG + rank, PASSED_EG + rank, sign)
+            mg += a
+            eg += b
+            front = sq + ahead_step
+            d = DISTANCE[king, front]
+            a, b = _pair(trace, PASSED_OWN_KING_MG + d, PASSED_OWN_KING_EG + d, sign)
+            mg += a
+            eg += b
+            d = DISTANCE[enemy_king, front]
+            a, b = _pair(trace, PASSED_ENEMY_KING_MG + d, PASSED_ENEMY_KING_EG + d, sign)
+            mg += a
+            eg += b
+
+    # Knights, bishops, rooks, queens.
+    knight_att = bishop_att = rook_att = queen_att = ZERO
+    attackers = 0
+    for kind in range(KNIGHT, KING):
+        code = colour * BLACK_BIT + kind
+        group = bb(st, ST_BB + code)
         while group:
             sq = lsb(group)
             group &= group - np.uint64(1)
-            o = _own_square(colour, sq)
-            mg += MATERIAL_MG[kind] + PST_MG[kind, o]
-            eg += MATERIAL_EG[kind] + PST_EG[kind, o]
+            mg += PST_MG[code, sq]
+            eg += PST_EG[code, sq]
+            _term(trace, PST_INDEX[code, sq], True, False, sign)
+            _term(trace, PST_INDEX[code, sq] + CHESS_BOARD, False, True, sign)
             phase += PHASE_WEIGHT[kind]
-            if kind == PAWN:
-                rank = o >> 3
-                f = sq & 7
-                adjacent = (FILE_BB[f - 1] if f > 0 else ZERO) | (FILE_BB[f + 1] if f < 7 else ZERO)
-                if (own_pawns & adjacent) == ZERO:
-                    mg -= ISOLATED_MG
-                    eg -= ISOLATED_EG
-                if (enemy_pawns & PASSED_MASK[colour, sq]) == ZERO:
-                    mg += PASSED_MG[rank]
-                    eg += PASSED_EG[rank]
-                if (own_pawns & FILE_AHEAD[colour, sq]) != ZERO:
-                    mg -= DOUBLED_MG
-                    eg -= DOUBLED_EG
-            elif kind != KING:
-                non_pawn += MATERIAL_MG[kind]
-                if kind == KNIGHT:
-                    att = KNIGHT_ATTACKS[sq]
-                elif kind == BISHOP:
-                    att = bishop_attacks(sq, occ)
-                elif kind == ROOK:
-                    att = rook_attacks(sq, occ)
-                    file_bb = FILE_BB[sq & 7]
-                    if (own_pawns & file_bb) == ZERO:
-                        if (enemy_pawns & file_bb) == ZERO:
-                            mg += ROOK_OPEN_MG
-                            eg += ROOK_OPEN_EG
-                        else:
-                            mg += ROOK_HALF_OPEN_MG
-                            eg += ROOK_HALF_OPEN_EG
-                else:
-                    att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
-                mobility = popcount(att & ~own & ~enemy_pawn_attacks) - MOBILITY_PAR[kind]
-                mg += mobility * MOBILITY_MG[kind]
-                eg += mobility * MOBILITY_EG[kind]
+            non_pawn += PIECE_VALUE[kind]
+            if kind == KNIGHT:
+                att = KNIGHT_ATTACKS[sq]
+                knight_att |= att
+            elif kind == BISHOP:
+                att = bishop_attacks(sq, occ)
+                bishop_att |= att
+            elif kind == ROOK:
+                att = rook_attacks(sq, occ)
+                rook_att |= att
+                file_bb = FILE_BB[sq & 7]
+                if (own_pawns & file_bb) == ZERO:
+                    if (enemy_pawns & file_bb) == ZERO:
+                        a, b = _pair(trace, ROOK_OPEN_MG, ROOK_OPEN_EG, sign)
+                    else:
+                        a, b = _pair(trace, ROOK_HALF_OPEN_MG, ROOK_HALF_OPEN_EG, sign)
+                    mg += a
+                    eg += b
+            else:
+                att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+                queen_att |= att
+            n = popcount(att & mobility_area)
+            a, b = _pair(trace, MOBILITY_MG[kind] + n, MOBILITY_EG[kind] + n, sign)
+            mg += a
+            eg += b
+            n = popcount(att & zone)
+            attackers += n > 0
+            a, b = _pair(trace, ZONE_MG + kind - KNIGHT, ZONE_EG + kind - KNIGHT, sign * n)
+            mg += a
+            eg += b
     if popcount(bb(st, base + BISHOP)) >= 2:
-        mg += BISHOP_PAIR_MG
-        eg += BISHOP_PAIR_EG
-    # The king's shelter: own pawns in front of it, one or two ranks ahead on its own and the adjacent files.
-    king = st[ST_KING + colour]
-    mg += SHIELD_MG * min(popcount(SHIELD_MASK[colour, king] & own_pawns), 3)
-    return mg, eg, phase, popcount(own_pawns), non_pawn
+        a, b = _pair(trace, BISHOP_PAIR_MG, BISHOP_PAIR_EG, sign)
+        mg += a
+        eg += b
+    n = min(attackers, MAX_ATTACKERS)
+    a, b = _pair(trace, ATTACKERS_MG + n, ATTACKERS_EG + n, sign)
+    mg += a
+    eg += b
+
+    # The king: its square, its shelter (own pawns one or two ranks ahead on its own and the adjacent files) and
+    # the files around it without own pawns.
+    code = colour * BLACK_BIT + KING
+    mg += PST_MG[code, king]
+    eg += PST_EG[code, king]
+    _term(trace, PST_INDEX[code, king], True, False, sign)
+    _term(trace, PST_INDEX[code, king] + CHESS_BOARD, False, True, sign)
+    n = min(popcount(SHIELD_MASK[colour, king] & own_pawns), SHIELD_COUNTS - 1)
+    a, b = _pair(trace, SHIELD_MG + n, SHIELD_EG + n, sign)
+    mg += a
+    eg += b
+    king_file = king & 7
+    n = 1 if (own_pawns & FILE_BB[king_file]) == ZERO else 0
+    if king_file > 0 and (own_pawns & FILE_BB[king_file - 1]) == ZERO:
+        n += 1
+    if king_file < 7 and (own_pawns & FILE_BB[king_file + 1]) == ZERO:
+        n += 1
+    a, b = _pair(trace, OPEN_FILES_MG + n, OPEN_FILES_EG + n, sign)
+    mg += a
+    eg += b
+    all_att = pawn_att | knight_att | bishop_att | rook_att | queen_att | KING_ATTACKS[king]
+    return (mg, eg, phase, popcount(own_pawns), non_pawn,
+            pawn_att, knight_att, bishop_att, rook_att, queen_att, all_att)
+
+
+@njit(cache=True, inline="always")
+def _threats(st, colour, by_pawn, by_knight, by_bishop, by_rook, by_queen, own_att, enemy_att, trace):
+    """``colour``'s threats, White's view -> (mg, eg): the enemy pieces of each kind its pawns, knights, bishops,
+    rooks and queens attack, and those it attacks that nothing defends."""
+    sign = 1 if colour == WHITE else -1
+    enemy_base = ST_BB + (colour ^ 1) * BLACK_BIT
+    mg = eg = 0
+    for victim in range(PAWN, KING):
+        targets = bb(st, enemy_base + victim)
+        if targets == ZERO:
+            continue
+        i = victim - PAWN
+        for attacker in range(PAWN, KING):
+            if attacker == PAWN:
+                att = by_pawn
+            elif attacker == KNIGHT:
+                att = by_knight
+            elif attacker == BISHOP:
+                att = by_bishop
+            elif attacker == ROOK:
+                att = by_rook
+            else:
+                att = by_queen
+            n = popcount(att & targets)
+            a, b = _pair(trace, THREAT_MG[attacker] + i, THREAT_EG[attacker] + i, sign * n)
+            mg += a
+            eg += b
+        n = popcount(targets & own_att & ~enemy_att)
+        a, b = _pair(trace, HANGING_MG + i, HANGING_EG + i, sign * n)
+        mg += a
+        eg += b
+    return mg, eg
+
+
+@njit(cache=True, inline="always")
+def _evaluate(board, st, trace):
+    """Static score of the position from the side to move's point of view (see the module docstring); with a
+    ``trace`` array (TRACE_SIZE, zeroed), also the coefficient of every parameter (see TRACE_PHASE)."""
+    occ = bb(st, ST_OCC) | bb(st, ST_OCC + 1)
+    (wmg, weg, wphase, wpawns, wmat,
+     w_p, w_n, w_b, w_r, w_q, w_all) = _side(st, WHITE, occ, trace)
+    (bmg, beg, bphase, bpawns, bmat,
+     b_p, b_n, b_b, b_r, b_q, b_all) = _side(st, BLACK, occ, trace)
+    tw_mg, tw_eg = _threats(st, WHITE, w_p, w_n, w_b, w_r, w_q, w_all, b_all, trace)
+    tb_mg, tb_eg = _threats(st, BLACK, b_p, b_n, b_b, b_r, b_q, b_all, w_all, trace)
+    mg = wmg + bmg + tw_mg + tb_mg          # Black's terms are negative already
+    eg = weg + beg + tw_eg + tb_eg
+    ph = min(wphase + bphase, TOTAL_PHASE)
+    score = _tdiv(mg * ph + eg * (TOTAL_PHASE - ph), TOTAL_PHASE)
+    # Without pawns, an advantage of at most a minor piece rarely wins.  (A side without pawns and further behind
+    # is not scaled either: its score is not positive but for freak positions, and so the flag below is the
+    # rule's condition itself.)
+    no_win_white = wpawns == 0 and abs(wmat - bmat) <= NO_PAWN_MARGIN
+    no_win_black = bpawns == 0 and abs(bmat - wmat) <= NO_PAWN_MARGIN
+    if (score > 0 and no_win_white) or (score < 0 and no_win_black):
+        score = _tdiv(score, NO_PAWN_DIVISOR)
+    to_move = 1 if st[ST_SIDE] == WHITE else -1
+    if trace is not None:
+        trace[TRACE_PHASE] = ph
+        # Flagged by the material alone, not by the score, so that which positions the tuner fits does not
+        # depend on the parameters in use.
+        trace[TRACE_NONLINEAR] = 1 if no_win_white or no_win_black else 0
+        _term(trace, TEMPO_MG_AT, True, False, to_move)      # White's view: the tempo is the mover's
+        _term(trace, TEMPO_EG_AT, False, True, to_move)
+    return to_move * score + (TEMPO_MG * ph + TEMPO_EG * (TOTAL_PHASE - ph)) // TOTAL_PHASE
 
 
 @njit(cache=True)
 def evaluate(board, st):
-    occ = bb(st, ST_OCC) | bb(st, ST_OCC + 1)
-    wmg, weg, wphase, wpawns, wmat = _side_terms(st, WHITE, occ)
-    bmg, beg, bphase, bpawns, bmat = _side_terms(st, BLACK, occ)
-    phase = min(wphase + bphase, PHASE_FULL)
-    mg = wmg - bmg
-    eg = weg - beg
-    score = (mg * phase + eg * (PHASE_FULL - phase)) // PHASE_FULL
-    # Without pawns, an advantage of at most a minor piece rarely wins.
-    if score > 0 and wpawns == 0 and wmat - bmat <= MATERIAL_MG[BISHOP]:
-        score //= NO_PAWN_DIVISOR
-    elif score < 0 and bpawns == 0 and bmat - wmat <= MATERIAL_MG[BISHOP]:
-        score = -((-score) // NO_PAWN_DIVISOR)
-    if st[ST_SIDE] == BLACK:
-        score = -score
-    return score + TEMPO
+    """Static score of the position from the side to move's point of view (see the module docstring)."""
+    return _evaluate(board, st, None)
+
+
+@njit(cache=True)
+def evaluate_trace(board, st, trace):
+    """``evaluate``, also filling ``trace`` (int64[TRACE_SIZE]) with each parameter's coefficient: the tuner's
+    view of the same code."""
+    trace[:] = 0
+    return _evaluate(board, st, trace)

@@ -1,12 +1,19 @@
 """``python -m engine.tune data`` makes the tuner's positions (``make tune-data``); ``python -m engine.tune fit``
-fits the evaluation's parameters to them and writes ``engine/xiangqi/eval_params.py`` (``make tune``)."""
+fits the evaluation's parameters to them and writes ``engine/xiangqi/eval_params.py`` (``make tune``).  With
+``--game chess`` (``make tune-data GAME=chess``, ``make tune GAME=chess``) the same for chess: positions in
+``tune/chess-positions.txt.gz``, parameters in ``engine/chess/eval_params.py``."""
 import sys
 import time
 
 import click
 
-from .fit import DEFAULT_L2
-from .selfplay import Settings, generate
+from .fit import L2_DEFAULTS
+from .selfplay import DEFAULTS, GAMES, Settings, generate
+
+DATA = {"xiangqi": "tune/positions.txt.gz", "chess": "tune/chess-positions.txt.gz"}
+PARAMS_FILE = {"xiangqi": "engine/xiangqi/eval_params.py", "chess": "engine/chess/eval_params.py"}
+GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="xiangqi", show_default=True,
+                           help="Whose evaluation.")
 
 
 @click.group()
@@ -15,30 +22,39 @@ def main():
 
 
 @main.command()
-@click.option("--out", default="tune/positions.txt.gz", show_default=True, help="Output file (gzip text).")
-@click.option("--games", type=click.IntRange(1, 10 ** 7), default=Settings.games, show_default=True)
-@click.option("--nodes", type=click.IntRange(100, 10 ** 9), default=Settings.nodes, show_default=True,
-              help="Nodes searched per move.")
+@GAME_OPTION
+@click.option("--out", default=None, help="Output file (gzip text).  [default: xiangqi tune/positions.txt.gz, "
+                                          "chess tune/chess-positions.txt.gz]")
+@click.option("--games", type=click.IntRange(1, 10 ** 7), default=None,
+              help=f"[default: xiangqi {DEFAULTS['xiangqi'][0]}, chess {DEFAULTS['chess'][0]}]")
+@click.option("--nodes", type=click.IntRange(100, 10 ** 9), default=None,
+              help=f"Nodes searched per move.  [default: xiangqi {DEFAULTS['xiangqi'][1]}, "
+                   f"chess {DEFAULTS['chess'][1]}]")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63), default=Settings.seed, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True)
-def data(out, games, nodes, seed, workers):
+def data(game, out, games, nodes, seed, workers):
     """Self-play games at a fixed node count; their quiet positions, with the result and the search's score."""
     from pathlib import Path
+    out = out or DATA[game]
+    games = games or DEFAULTS[game][0]
+    nodes = nodes or DEFAULTS[game][1]
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
 
     def progress(done, positions):
         if done % 500 == 0 or done == games:
             print(f"{done}/{games} games, {positions} positions, {time.monotonic() - t0:.0f} s", flush=True)
-    n = generate(out, Settings(games=games, nodes=nodes, seed=seed), workers=workers, progress=progress)
+    n = generate(out, Settings(games=games, nodes=nodes, seed=seed, game=game), workers=workers, progress=progress)
     print(f"{n} positions from {games} games (seed {seed}, {nodes} nodes a move) in {out}, "
           f"{time.monotonic() - t0:.0f} s")
 
 
 @main.command()
-@click.option("--data", "data_path", default="tune/positions.txt.gz", show_default=True,
-              help="Positions from 'data'.")
-@click.option("--out", default="engine/xiangqi/eval_params.py", show_default=True, help="Parameter module to write.")
+@GAME_OPTION
+@click.option("--data", "data_path", default=None,
+              help="Positions from 'data'.  [default: xiangqi tune/positions.txt.gz, chess "
+                   "tune/chess-positions.txt.gz]")
+@click.option("--out", default=None, help="Parameter module to write.  [default: engine/<game>/eval_params.py]")
 @click.option("--start", type=click.Choice(["plain", "current"]), default="plain", show_default=True,
               help="Start from material only (plain) or from the parameters in use.")
 @click.option("--lam", type=click.FloatRange(0, 1), default=0.5, show_default=True,
@@ -46,38 +62,49 @@ def data(out, games, nodes, seed, workers):
 @click.option("--iterations", type=click.IntRange(0, 10 ** 6), default=3000, show_default=True)
 @click.option("--lr", type=click.FloatRange(0, 1000, min_open=True), default=2.0, show_default=True,
               help="Adam's step, centipawns.")
-@click.option("--l2", type=click.FloatRange(0), default=DEFAULT_L2, show_default=True,
+@click.option("--l2", type=click.FloatRange(0), default=None,
               help="Ridge: loss added per (100 cp)^2 that a table entry strays from its table's mean, or any "
-                   "other parameter from its start.")
+                   f"other parameter from its start.  [default: xiangqi {L2_DEFAULTS['xiangqi']:g}, "
+                   f"chess {L2_DEFAULTS['chess']:g}]")
 @click.option("--scale/--no-scale", default=True, show_default=True,
               help="Put the fitted values on the search's scale (engine.tune.fit.search_scale).")
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use at most this many positions.")
 @click.option("--validation", type=click.FloatRange(0, 0.5), default=0.1, show_default=True,
               help="Fraction of the positions (the last games) held out to check the fit.")
-def fit(data_path, out, start, lam, iterations, lr, l2, scale, limit, validation):
+@click.option("--compare", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A parameter module (as this command writes) whose held-out loss to report beside the fit's, "
+                   "e.g. hand-set values; repeatable.")
+def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, validation, compare):
     """Fit the evaluation to the positions (Texel's method) and write the parameter module."""
     import datetime
     import gzip
     import hashlib
     import itertools
-    from ..xiangqi import evaluate as E
-    from .fit import build_dataset, fit as run_fit, loss_of, occurrences, params_of, plain_start, search_scale
+    from .fit import (PLAIN_NAME, SCALE_KINDS, build_dataset, evaluation, fit as run_fit, loss_of, occurrences,
+                      params_of, params_vector, plain_start, search_scale)
     from .params import write_params
     from .selfplay import read_positions
+    E = evaluation(game)
+    l2 = L2_DEFAULTS[game] if l2 is None else l2
+    data_path = data_path or DATA[game]
+    out = out or PARAMS_FILE[game]
     t0 = time.monotonic()
     rows = itertools.islice(read_positions(data_path), limit)
-    data = build_dataset(rows)
+    data = build_dataset(rows, game)
     print(f"{data.size} positions ({data.skipped} left out: not linear), {len(data.vals)} coefficients, "
           f"{time.monotonic() - t0:.0f} s", flush=True)
     skipped = data.skipped
     data, held_out = data.split(validation)
-    w0 = plain_start() if start == "plain" else E.W.astype(float)
+    w0 = plain_start(game) if start == "plain" else E.W.astype(float)
     res = run_fit(data, w0, lam=lam, iterations=iterations, lr=lr, l2=l2,
                   progress=lambda it, loss: print(f"iteration {it}: loss {loss:.6f}", flush=True))
     check = (f"held-out {held_out.size} positions: {loss_of(held_out, res.w, res.k, lam):.6f} fitted, "
              f"{loss_of(held_out, w0, res.k, lam):.6f} at the start") if held_out.size else "none"
+    for path in compare:
+        w_other = params_vector(path, game)
+        check += f"; {path}: {loss_of(held_out if held_out.size else data, w_other, res.k, lam):.6f}"
     print(check)
-    factor = search_scale(res.w, occurrences(data)) if scale else 1.0
+    factor = search_scale(res.w, occurrences(data), game) if scale else 1.0
     with gzip.open(data_path, "rb") as f:      # the text, not the gzip bytes (their header holds a time)
         sha = hashlib.sha256()
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -87,16 +114,18 @@ def fit(data_path, out, start, lam, iterations, lr, l2, scale, limit, validation
         "command": "python -m engine.tune fit " + " ".join(sys.argv[2:]),
         "data": f"{data_path} (sha256 of the text {digest}), {data.size} positions fitted, {held_out.size} held out, "
                 f"{skipped} left out (not linear)",
-        "start": "material only (engine.tune.fit.PLAIN_MATERIAL)" if start == "plain" else "the previous parameters",
+        "start": (f"material only (engine.tune.fit.{PLAIN_NAME[game]})" if start == "plain"
+                  else "the previous parameters"),
         "target": f"{lam:g} x game result + {1 - lam:g} x sigmoid(search score), sigmoid k = {res.k:.4f}",
         "loss": f"{res.loss_start:.6f} at the start, {res.loss:.6f} after {res.iterations} Adam iterations "
                 f"(lr {lr:g}, l2 {l2:g})",
         "validation": check,
-        "scale": (f"values multiplied by {factor:.4f} to match the search's PIECE_VALUE (rook, horse, cannon); "
+        "scale": (f"values multiplied by {factor:.4f} to match the search's PIECE_VALUE "
+                  f"({', '.join(SCALE_KINDS[game])}); "
                   f"the sigmoid's k on that scale: {res.k / factor:.4f}") if scale else "as fitted",
         "date": datetime.date.today().isoformat(),
     }
-    write_params(out, params_of(res.w * factor), provenance)
+    write_params(out, params_of(res.w * factor, game), provenance, game)
     print(f"loss {res.loss_start:.6f} -> {res.loss:.6f} in {res.seconds:.0f} s; wrote {out}")
 
 

@@ -1,8 +1,9 @@
 """The evaluation tuner (issue 13): Texel's method on the project's own positions.
 
-Every position's evaluation is linear in the parameter vector ``W`` of ``engine.xiangqi.evaluate`` (for a fixed
-phase): ``evaluate_trace`` gives each parameter's coefficient, from the very code the engine runs.  The positions
-(``engine.tune.selfplay``) become one sparse matrix ``C`` (positions x parameters, Red's view), and the tuner
+Every position's evaluation is linear in the parameter vector ``W`` of ``engine.xiangqi.evaluate`` (or
+``engine.chess.evaluate``: every function here takes the game, xiangqi by default) for a fixed phase:
+``evaluate_trace`` gives each parameter's coefficient, from the very code the engine runs.  The positions
+(``engine.tune.selfplay``) become one sparse matrix ``C`` (positions x parameters, Red's/White's view), and the tuner
 minimises the mean squared error between ``sigmoid(C @ w)`` and a target: the game's result, blended with the
 search's score turned into an expected result (``lam`` of the result).  ``sigmoid(s) = 1 / (1 + 10^(-k s / 400))``
 with ``k`` fitted first, so that scores stay in centipawns.  The optimiser is Adam on the full batch.
@@ -14,11 +15,13 @@ also settles the terms that are collinear with material (horse mobility with the
 missing advisors and elephants with their tables), which the data alone leave undetermined.  The validation
 loss picks ``l2``.
 
-Positions where the evaluation is not linear in W (mop-up of a lone general, a side that cannot win) are left
-out.  Parameters that no position uses keep their start value.
+Positions where the evaluation is not linear in W (mop-up of a lone general, a side that cannot win; chess: a
+side without pawns that the no-pawn rule may scale down) are left out.  Parameters that no position uses keep
+their start value.
 """
 from __future__ import annotations
 
+import importlib
 import math
 import time
 from dataclasses import dataclass, field
@@ -29,16 +32,33 @@ from numba import njit
 from ..xiangqi import evaluate as E
 
 PLAIN_MATERIAL = {"king": 0, "advisor": 200, "elephant": 200, "horse": 400, "rook": 900, "cannon": 450, "pawn": 100}
+PLAIN_MATERIAL_CHESS = {"pawn": 100, "knight": 300, "bishop": 300, "rook": 500, "queen": 900, "king": 0}
+PLAIN = {"xiangqi": PLAIN_MATERIAL, "chess": PLAIN_MATERIAL_CHESS}
+PLAIN_NAME = {"xiangqi": "PLAIN_MATERIAL", "chess": "PLAIN_MATERIAL_CHESS"}
 
 
-def plain_start() -> np.ndarray:
+def evaluation(game: str = "xiangqi"):
+    """The evaluation module of ``game`` (its LAYOUT, W, evaluate_trace ...)."""
+    if game not in PLAIN:
+        raise ValueError(f"unknown game {game!r}")
+    return E if game == "xiangqi" else importlib.import_module(f"engine.{game}.evaluate")
+
+
+def table_size(game: str = "xiangqi") -> int:
+    """The size of ``game``'s piece-square tables (xiangqi: half boards, chess: whole boards)."""
+    return E.HALF_BOARD if game == "xiangqi" else evaluation(game).TABLE_SIZE
+
+
+def plain_start(game: str = "xiangqi") -> np.ndarray:
     """Material only, the same on every square, every other term zero: the tuner's start, owing nothing to any
     engine's tables (textbook piece values)."""
-    w = np.zeros(E.N_PARAMS, np.float64)
-    for kind, value in PLAIN_MATERIAL.items():
+    ev = evaluation(game)
+    size = table_size(game)
+    w = np.zeros(ev.N_PARAMS, np.float64)
+    for kind, value in PLAIN[game].items():
         for phase in ("mg", "eg"):
-            at = E.OFFSET[f"{kind}_{phase}"]
-            w[at:at + E.HALF_BOARD] = value
+            at = ev.OFFSET[f"{kind}_{phase}"]
+            w[at:at + size] = value
     return w
 
 
@@ -48,9 +68,10 @@ class Dataset:
     indptr: np.ndarray
     cols: np.ndarray
     vals: np.ndarray
-    result: np.ndarray          # 1, 0.5, 0 for Red
-    score: np.ndarray           # the search's score, centipawns, Red's view
+    result: np.ndarray          # 1, 0.5, 0 for Red (White)
+    score: np.ndarray           # the search's score, centipawns, Red's (White's) view
     skipped: int = 0            # positions left out (not linear in W)
+    game: str = "xiangqi"
 
     @property
     def size(self) -> int:
@@ -60,25 +81,28 @@ class Dataset:
         """(the first 1 - fraction of the positions, the rest): the rest, later games, validates the fit."""
         cut = self.size - int(round(self.size * fraction))
         at = self.indptr[cut]
-        head = Dataset(self.indptr[:cut + 1], self.cols[:at], self.vals[:at], self.result[:cut], self.score[:cut])
-        tail = Dataset(self.indptr[cut:] - at, self.cols[at:], self.vals[at:], self.result[cut:], self.score[cut:])
+        head = Dataset(self.indptr[:cut + 1], self.cols[:at], self.vals[:at], self.result[:cut], self.score[:cut],
+                       game=self.game)
+        tail = Dataset(self.indptr[cut:] - at, self.cols[at:], self.vals[at:], self.result[cut:], self.score[cut:],
+                       game=self.game)
         return head, tail
 
 
-def build_dataset(rows) -> Dataset:
+def build_dataset(rows, game: str = "xiangqi") -> Dataset:
     """``rows``: (FEN, result for Red, score for Red), as ``selfplay.read_positions`` yields them."""
-    from ..xiangqi.position import Position
-    n, t = E.N_PARAMS, E.TOTAL_PHASE
-    trace = np.zeros(E.TRACE_SIZE, np.int64)
+    ev = evaluation(game)
+    Position = importlib.import_module(f"engine.{game}.position").Position
+    n, t = ev.N_PARAMS, ev.TOTAL_PHASE
+    trace = np.zeros(ev.TRACE_SIZE, np.int64)
     indptr, cols, vals, results, scores = [0], [], [], [], []
     skipped = 0
     for fen, result, score in rows:
         pos = Position(fen)
-        E.evaluate_trace(pos.board, pos.st, trace)
-        if trace[E.TRACE_NONLINEAR]:
+        ev.evaluate_trace(pos.board, pos.st, trace)
+        if trace[ev.TRACE_NONLINEAR]:
             skipped += 1
             continue
-        ph = trace[E.TRACE_PHASE]
+        ph = trace[ev.TRACE_PHASE]
         coef = (trace[:n] * ph + trace[n:2 * n] * (t - ph)) / t
         nz = np.flatnonzero(coef)
         cols.append(nz.astype(np.int32))
@@ -88,7 +112,7 @@ def build_dataset(rows) -> Dataset:
         scores.append(score)
     cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype))
     return Dataset(np.array(indptr, np.int64), cat(cols, np.int32), cat(vals, np.float64),
-                   np.array(results, np.float64), np.array(scores, np.float64), skipped)
+                   np.array(results, np.float64), np.array(scores, np.float64), skipped, game)
 
 
 @njit(cache=True)
@@ -158,26 +182,31 @@ def loss_of(data: Dataset, w: np.ndarray, k: float, lam: float) -> float:
 
 L2_UNIT = 100.0 ** 2                # ``l2`` is the loss added per (100 cp)^2 of deviation
 DEFAULT_L2 = 1e-5                   # chosen by the validation loss (README)
+DEFAULT_L2_CHESS = 1e-4             # the same for chess, on a third as many positions (README)
+L2_DEFAULTS = {"xiangqi": DEFAULT_L2, "chess": DEFAULT_L2_CHESS}
 
 
-def table_groups(used: np.ndarray) -> list[np.ndarray]:
-    """The used entries of every piece-square table (the half-board blocks), one index array per table: the
-    groups that ridge regularisation pulls towards their own mean."""
+def table_groups(used: np.ndarray, game: str = "xiangqi") -> list[np.ndarray]:
+    """The used entries of every piece-square table (the half-board blocks; chess: the 64-square blocks), one
+    index array per table: the groups that ridge regularisation pulls towards their own mean."""
+    ev = evaluation(game)
+    board = table_size(game)
     groups = []
-    for name, size in E.LAYOUT:
-        if size == E.HALF_BOARD:
-            at = E.OFFSET[name]
+    for name, size in ev.LAYOUT:
+        if size == board:
+            at = ev.OFFSET[name]
             idx = at + np.flatnonzero(used[at:at + size])
             if len(idx):
                 groups.append(idx)
     return groups
 
 
-def ridge(w: np.ndarray, w0: np.ndarray, used: np.ndarray, l2: float, groups=None) -> tuple[float, np.ndarray]:
+def ridge(w: np.ndarray, w0: np.ndarray, used: np.ndarray, l2: float, groups=None,
+          game: str = "xiangqi") -> tuple[float, np.ndarray]:
     """(penalty, gradient) of the ridge term: the used entries of each table against the table's mean, every
     other used parameter against its start value ``w0``; ``groups``: ``table_groups(used)``, if already known."""
     dev = np.where(used, w - w0, 0.0)
-    for idx in table_groups(used) if groups is None else groups:
+    for idx in table_groups(used, game) if groups is None else groups:
         dev[idx] = w[idx] - w[idx].mean()
     scale = l2 / L2_UNIT
     return scale * float(dev @ dev), 2.0 * scale * dev
@@ -194,7 +223,7 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
     w = w0.astype(np.float64).copy()
     used = np.zeros(len(w), np.bool_)
     used[np.unique(data.cols)] = True
-    groups = table_groups(used)
+    groups = table_groups(used, data.game)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     evals = np.zeros(data.size)
@@ -223,30 +252,52 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
 
 
 SEARCH_SCALE_KINDS = ("rook", "horse", "cannon")       # the pieces whose values set the evaluation's scale
+SEARCH_SCALE_KINDS_CHESS = ("knight", "bishop", "rook", "queen")
+SCALE_KINDS = {"xiangqi": SEARCH_SCALE_KINDS, "chess": SEARCH_SCALE_KINDS_CHESS}
 
 
 def occurrences(data: Dataset) -> np.ndarray:
     """How much each parameter counts over the positions (the sum of its coefficients' magnitudes)."""
-    weight = np.zeros(E.N_PARAMS)
+    weight = np.zeros(evaluation(data.game).N_PARAMS)
     np.add.at(weight, data.cols, np.abs(data.vals))
     return weight
 
 
-def search_scale(w: np.ndarray, weight: np.ndarray) -> float:
+def search_scale(w: np.ndarray, weight: np.ndarray, game: str = "xiangqi") -> float:
     """The factor that puts ``w`` on the search's scale.  The fit fixes the evaluation only up to the sigmoid's
     scale (``k * w`` is what it sees), while the search's margins and exchange values are in ``PIECE_VALUE``
     units: this is the least-squares factor from the fitted middle-game values of rooks, horses and cannons
-    (their tables' means, weighted by how often each square occurs) to their ``PIECE_VALUE``."""
+    (chess: knights, bishops, rooks and queens; their tables' means, weighted by how often each square occurs)
+    to their ``PIECE_VALUE``."""
+    ev = evaluation(game)
+    size = table_size(game)
     fitted, nominal = [], []
-    for kind in SEARCH_SCALE_KINDS:
-        at = E.OFFSET[f"{kind}_mg"]
-        block, seen = w[at:at + E.HALF_BOARD], weight[at:at + E.HALF_BOARD]
+    for kind in SCALE_KINDS[game]:
+        at = ev.OFFSET[f"{kind}_mg"]
+        block, seen = w[at:at + size], weight[at:at + size]
         fitted.append(float(block @ seen / seen.sum()) if seen.sum() else float(block.mean()))
-        nominal.append(float(E.PIECE_VALUE[E.KINDS.index(kind)]))
+        nominal.append(float(ev.PIECE_VALUE[ev.KINDS.index(kind)]))
     fitted, nominal = np.array(fitted), np.array(nominal)
     return float(fitted @ nominal / (fitted @ fitted))
 
 
-def params_of(w: np.ndarray) -> dict:
+def params_of(w: np.ndarray, game: str = "xiangqi") -> dict:
     """The parameter vector as named blocks (rounded to integers), for ``params.write_params``."""
-    return {name: [int(round(x)) for x in w[E.OFFSET[name]:E.OFFSET[name] + size]] for name, size in E.LAYOUT}
+    ev = evaluation(game)
+    return {name: [int(round(x)) for x in w[ev.OFFSET[name]:ev.OFFSET[name] + size]] for name, size in ev.LAYOUT}
+
+
+def params_vector(path, game: str = "xiangqi") -> np.ndarray:
+    """The parameter vector of a parameter module (as ``params.write_params`` writes them), e.g. to measure the
+    loss of other values than those in use."""
+    import runpy
+    ev = evaluation(game)
+    params = runpy.run_path(str(path))["PARAMS"]
+    if game == "xiangqi":
+        from .params import half_board_values
+        w = np.zeros(ev.N_PARAMS)
+        for name, size in ev.LAYOUT:
+            values = list(params[name])
+            w[ev.OFFSET[name]:ev.OFFSET[name] + size] = half_board_values(values) if size == ev.HALF_BOARD else values
+        return w
+    return ev._load_params(params).astype(np.float64)

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Make the chess opening book ``tests/data/chess-openings.epd``: short, balanced, varied openings, found by
+this project's own engine (there is no chess book in the repository, and none is copied from elsewhere).
+
+    .venv/bin/python scripts/make_chess_openings.py [--count 200] [--seed 1] [--depth 8] [--margin 60]
+
+Each candidate is a number of plies (4..8, uniform) from the initial position, each a legal move drawn from a
+generator seeded with (seed, candidate number) among the moves the static exchange does not judge losing; it
+is kept when the game is not over, no earlier candidate reached the same position, and a fixed-depth search by
+our engine (fresh table) scores it within ``margin`` centipawns of equality.  The output is deterministic: one
+FEN a line, in the order found.  The tuner's chess self-play (``python -m engine.tune data --game chess``)
+starts its games from these.
+"""
+import argparse
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def candidate(n: int, seed: int, min_plies: int, max_plies: int):
+    """Candidate ``n``: a Position after its random plies, or None if the game ended on the way."""
+    from engine.chess.position import Position
+    from engine.chess.rules import game_result
+    from engine.chess.see import see_ge
+    rng = random.Random(f"chess-openings:{seed}:{n}")
+    pos = Position()
+    for _ in range(rng.randint(min_plies, max_plies)):
+        moves = pos.legal_moves()
+        safe = [m for m in moves if see_ge(pos.board, pos.st, m, 0)]
+        moves = safe or moves
+        pos.push(moves[rng.randrange(len(moves))])
+        if game_result(pos):
+            return None
+    return pos
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap.add_argument("--out", default=str(ROOT / "tests" / "data" / "chess-openings.epd"))
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--depth", type=int, default=8, help="search depth of the balance check")
+    ap.add_argument("--margin", type=int, default=60, help="largest |score| kept, centipawns")
+    ap.add_argument("--min-plies", type=int, default=4)
+    ap.add_argument("--max-plies", type=int, default=8)
+    args = ap.parse_args()
+    from engine.search import Searcher, search_once
+    searcher = Searcher(16)
+    seen, lines, tried = set(), [], 0
+    while len(lines) < args.count:
+        pos = candidate(tried, args.seed, args.min_plies, args.max_plies)
+        tried += 1
+        if pos is None:
+            continue
+        fen = pos.fen()
+        key = " ".join(fen.split()[:4])
+        if key in seen:
+            continue
+        seen.add(key)
+        searcher.new_game()
+        res = search_once(pos, depth=args.depth, searcher=searcher)
+        if res.info is None or res.info.mate is not None or abs(res.info.score) > args.margin:
+            continue
+        lines.append(fen)
+    Path(args.out).write_text("".join(line + "\n" for line in lines), encoding="ascii")
+    print(f"{len(lines)} openings of {tried} candidates -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""Chess static evaluation: one parameter vector, a trace that is the same code, colour symmetry, the parameter
+file's format, and the terms doing what they claim."""
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from engine.chess import evaluate as E
+from engine.chess.constants import START_FEN
+from engine.chess.position import Position
+
+
+def ev(fen: str) -> int:
+    pos = Position(fen)
+    return int(E.evaluate(pos.board, pos.st))
+
+
+def trace_of(fen: str):
+    pos = Position(fen)
+    trace = np.zeros(E.TRACE_SIZE, np.int64)
+    score = int(E.evaluate_trace(pos.board, pos.st, trace))
+    return score, trace, pos
+
+
+def random_fens(count: int, seed: int) -> list[str]:
+    """Positions from random games (captures favoured, so that endings come up), game not over."""
+    rng = random.Random(seed)
+    fens = []
+    while len(fens) < count:
+        board = chess.Board()
+        for _ in range(rng.randint(0, 160)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            captures = [m for m in moves if board.is_capture(m)]
+            board.push(rng.choice(captures if captures and rng.random() < 0.4 else moves))
+        if not board.is_game_over():
+            fens.append(board.fen())
+    return fens
+
+
+# Positions that reach the rarer terms: passed pawns near promotion with kings near and far, threats and hanging
+# pieces of every kind, attacks on an uncastled king, open files at the king, promotions (three bishops).
+SPECIAL = [
+    "8/1P4k1/8/8/8/8/6p1/K7 w - - 0 1",
+    "8/1P6/8/8/8/8/k5p1/6K1 b - - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 0 6",
+    "7k/8/3n1b2/2R1Q3/1B1N4/8/8/4K3 w - - 0 1",
+    "4k3/2p5/1n1b4/P1P1P3/1r1q4/8/8/4K3 b - - 0 1",
+    "6k1/5ppp/8/8/8/8/3q1PPP/3Q2K1 w - - 0 1",
+    "rnb1kbnr/pp3ppp/8/q1pp4/3P4/2N2N2/PPP2PPP/R1BQKB1R w KQkq - 0 6",
+    "2k5/8/8/8/8/8/8/BBB1K3 w - - 0 1",
+    "3qk3/8/8/8/8/8/8/3QK3 w - - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return random_fens(600, seed=20241125) + SPECIAL
+
+
+def mirrored(fen: str) -> str:
+    """Ranks mirrored, colours swapped, the other side to move (castling and en passant with them)."""
+    return chess.Board(fen).mirror().fen()
+
+
+def test_colour_symmetry(sample):
+    for fen in sample:
+        assert ev(fen) == ev(mirrored(fen)), fen
+
+
+def test_trace_is_the_evaluation(sample):
+    """evaluate_trace returns evaluate's score, and where the score is linear in W it is the trace's dot product
+    with W (up to the integer rounding of the taper, once for the terms and once for the tempo)."""
+    n = E.N_PARAMS
+    linear = 0
+    for fen in sample:
+        score, trace, pos = trace_of(fen)
+        assert score == ev(fen)
+        ph = trace[E.TRACE_PHASE]
+        assert 0 <= ph <= E.TOTAL_PHASE
+        if trace[E.TRACE_NONLINEAR]:
+            continue
+        linear += 1
+        white = (trace[:n] @ E.W * ph + trace[n:2 * n] @ E.W * (E.TOTAL_PHASE - ph)) / E.TOTAL_PHASE
+        to_move = 1 if pos.side == 0 else -1
+        assert abs(to_move * score - white) < 2, fen
+    assert linear > len(sample) // 2
+
+
+def test_trace_changes_sign_with_the_colours(sample):
+    """Each parameter's coefficient in a position is minus its coefficient in the mirrored position."""
+    for fen in sample[::5] + SPECIAL:
+        _, a, _ = trace_of(fen)
+        _, b, _ = trace_of(mirrored(fen))
+        assert (a[:2 * E.N_PARAMS] == -b[:2 * E.N_PARAMS]).all(), fen
+        assert a[E.TRACE_PHASE] == b[E.TRACE_PHASE] and a[E.TRACE_NONLINEAR] == b[E.TRACE_NONLINEAR]
+
+
+def test_every_parameter_block_is_reached(sample):
+    """Each named block of W counts in some position of the sample: no term the tuner could never see."""
+    trace = np.zeros(E.TRACE_SIZE, np.int64)
+    seen = np.zeros(E.N_PARAMS, np.bool_)
+    for fen in sample:
+        pos = Position(fen)
+        E.evaluate_trace(pos.board, pos.st, trace)
+        seen |= (trace[:E.N_PARAMS] != 0) | (trace[E.N_PARAMS:2 * E.N_PARAMS] != 0)
+    unseen = [name for name, size in E.LAYOUT if not seen[E.OFFSET[name]:E.OFFSET[name] + size].any()]
+    assert unseen == []
+
+
+def test_nonlinear_flag_is_the_no_pawn_rule():
+    """Flagged: a side without pawns and at most a minor ahead (the score may be scaled down); by material alone."""
+    assert trace_of("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1")[1][E.TRACE_NONLINEAR] == 1      # bishop alone
+    assert trace_of("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")[1][E.TRACE_NONLINEAR] == 0       # a rook up: wins
+    assert trace_of("4k3/4p3/8/8/8/8/8/R3K3 w - - 0 1")[1][E.TRACE_NONLINEAR] == 0
+    assert trace_of("4k3/4p3/8/8/8/8/8/N3K3 w - - 0 1")[1][E.TRACE_NONLINEAR] == 1      # White: no pawns
+    assert trace_of(START_FEN)[1][E.TRACE_NONLINEAR] == 0
+    # The rule at work: a lone bishop's advantage is divided by NO_PAWN_DIVISOR.
+    assert 0 < ev("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1") < E.PIECE_VALUE[3] // 2
+
+
+def test_start_position_is_level():
+    tempo = (E.TEMPO_MG * E.TOTAL_PHASE) // E.TOTAL_PHASE
+    assert ev(START_FEN) == tempo
+    assert ev(START_FEN.replace(" w ", " b ")) == tempo
+
+
+def test_parameter_file_round_trip(tmp_path):
+    """The parameter module written from W loads back as the same blocks and vector (the tuner's output)."""
+    import runpy
+    from engine.chess.eval_params import PARAMS
+    from engine.tune.fit import params_of, params_vector
+    from engine.tune.params import chess_board_values, write_params
+    path = tmp_path / "params.py"
+    write_params(path, params_of(E.W.astype(float), "chess"), {"source": "test"}, game="chess")
+    loaded = runpy.run_path(str(path))["PARAMS"]
+    assert list(loaded) == [name for name, _ in E.LAYOUT] and loaded == PARAMS
+    assert (params_vector(path, "chess") == E.W).all()
+    # Written rank 8 first: the file's first row is the eighth rank, from White's side.
+    assert chess_board_values(PARAMS["pawn_mg"])[8 * 6 + 4] == E.W[E.OFFSET["pawn_mg"] + 52]      # e7
+    assert E.PST_MG[1, 52] == E.W[E.OFFSET["pawn_mg"] + 52]                                        # white on e7
+    assert E.PST_MG[8 + 1, 12] == -E.W[E.OFFSET["pawn_mg"] + 52]                                   # black on e2
+
+
+def test_piece_values_exported():
+    assert E.PIECE_VALUE.dtype == np.int32 and E.PIECE_VALUE.shape == (8,)
+    assert list(E.PIECE_VALUE) == [0, 100, 320, 330, 500, 950, 0, 0]
+
+
+def test_material_counts():
+    """A queen up is a lot, a pawn up a little (whatever values are in use)."""
+    level = ev("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")
+    assert ev("3qk3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1") < level - 500
+    assert level < ev("4k3/ppppppp1/8/8/8/8/PPPPPPPP/4K3 w - - 0 1") < level + 400
