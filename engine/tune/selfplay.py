@@ -64,7 +64,6 @@ def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, fl
         yield from _play_chess_game(g, s, searcher, openings)
         return
     from ..move import move_to
-    from ..search import Limits
     from ..xiangqi.position import Position
     from ..xiangqi.rules import game_result
 
@@ -78,6 +77,13 @@ def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, fl
         if not moves or game_result(pos):
             break
         pos.push(moves[rng.randrange(len(moves))])
+    yield from _play_out(pos, s, searcher, game_result, lambda board, move: board[move_to(move)] != 0)
+
+
+def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[tuple[str, float, int]]:
+    """Both sides search ``s.nodes`` a move from ``pos`` until ``game_result`` ends the game (or MAX_PLIES: a
+    draw); the quiet positions met, as (FEN, result, score), both from the first side's view."""
+    from ..search import Limits
     searcher.new_game()
     kept = []
     result = None
@@ -94,10 +100,10 @@ def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, fl
             break
         move = pos.parse_move(res.best)
         info = res.info
-        red = 1 if pos.side == 0 else -1
+        first = 1 if pos.side == 0 else -1
         if (info is not None and info.mate is None and abs(info.score) <= MAX_QUIET_SCORE
-                and not pos.in_check() and pos.board[move_to(move)] == 0):
-            kept.append((pos.fen(), red * info.score))
+                and not pos.in_check() and not is_capture(pos.board, move)):
+            kept.append((pos.fen(), first * info.score))
         pos.push(move)
     points = RESULT_POINTS.get(result, 0.5)
     for fen, score in kept:
@@ -110,7 +116,6 @@ def _play_chess_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[
     from ..chess.position import Position
     from ..chess.rules import game_result
     from ..chess.see import see_ge
-    from ..search import Limits
 
     rng = random.Random(f"{s.seed}:{g}")
     pos = Position(openings[g % len(openings)])
@@ -121,30 +126,7 @@ def _play_chess_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[
         safe = [m for m in moves if see_ge(pos.board, pos.st, m, 0)]
         moves = safe or moves
         pos.push(moves[rng.randrange(len(moves))])
-    searcher.new_game()
-    kept = []
-    result = None
-    for _ in range(MAX_PLIES):
-        over = game_result(pos)
-        if over:
-            result = over[0]
-            break
-        done = []
-        searcher.start(pos, Limits(nodes=s.nodes), lambda info: None, done.append)
-        searcher.wait()
-        res = done[0]
-        if res.best is None:
-            break
-        move = pos.parse_move(res.best)
-        info = res.info
-        white = 1 if pos.side == 0 else -1
-        if (info is not None and info.mate is None and abs(info.score) <= MAX_QUIET_SCORE
-                and not pos.in_check() and not is_capture(pos.board, move)):
-            kept.append((pos.fen(), white * info.score))
-        pos.push(move)
-    points = RESULT_POINTS.get(result, 0.5)
-    for fen, score in kept:
-        yield fen, points, score
+    yield from _play_out(pos, s, searcher, game_result, is_capture)
 
 
 def load_chess_openings(path: str) -> list[str]:
