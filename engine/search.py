@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
 from . import alphabeta as ab
@@ -70,6 +70,15 @@ class SearchResult:
     best: Optional[str]                     # None: no legal move (the side to move has lost)
     ponder: Optional[str]
     info: Optional[SearchInfo]              # the last completed iteration
+
+
+def _earlier_lines(lines: list, earlier: list, count: int) -> list:
+    """MultiPV lines after ``lines`` up to ``count``, when a stop left them unsearched at this depth: the last
+    iteration's, less the moves ``lines`` already start with and renumbered, so that no two lines share a first
+    move (a GUI keeps the last report of each line number)."""
+    taken = {line.pv[0] for line in lines if line.pv}
+    rest = [line for line in earlier if line.pv and line.pv[0] not in taken][:count - len(lines)]
+    return [replace(line, multipv=len(lines) + k + 1) for k, line in enumerate(rest)]
 
 
 MAX_TB_PV = 64              # plies of a tablebase PV shown
@@ -252,6 +261,7 @@ class Searcher:
         if len(allowed) == 1 and self._timed(limits):
             max_depth = 1                               # the only move, on the clock: play it at once (timeman)
         best, info, score = int(root[0]), None, 0
+        shown = []                                      # the lines the last iteration reported (MultiPV)
         for depth in range(1, max_depth + 1):
             window = ASPIRATION_WINDOW
             alpha, beta = (score - window, score + window) if depth >= ASPIRATION_DEPTH else (-INFINITE, INFINITE)
@@ -276,8 +286,10 @@ class Searcher:
             score = value if not stopped else int(ctrl[ab.C_BEST_SCORE])
             pv_moves = self._table_line(pos, self._root_line(best))
             info = self._info(depth, 0 if table_draw else score, pv_moves, move_name)
-            lines = [] if stopped else self._more_lines(kernels, args, depth, min(limits.multipv, len(allowed)),
-                                                        table_draw, pos, move_name)
+            count = min(limits.multipv, len(allowed))
+            lines = [] if stopped else self._more_lines(kernels, args, depth, count, table_draw, pos, move_name)
+            lines += _earlier_lines([info] + lines, shown, count)   # a stop left lines unsearched at this depth
+            shown = [info] + lines
             on_info(info)
             for line in lines:
                 on_info(line)

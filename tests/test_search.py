@@ -188,3 +188,19 @@ def test_a_hard_stop_keeps_a_best_move_of_the_search(searcher):
         infos, result, _ = _run(searcher, Position(fen), Limits(movetime=0.25))
         assert infos and result.best == result.info.pv[0] and result.info is infos[-1]
         assert result.best in Position(fen).legal_move_names()
+
+
+def test_multipv_lines_start_with_different_moves_after_any_stop():
+    """A node limit stops the search inside an iteration (deterministically, at many points); whatever the
+    iteration had finished, the last report of each of the 3 lines names a different legal move, as a GUI that
+    keeps the last report per line number shows them (python-chess's analyse does)."""
+    from engine.chess.position import Position as ChessPosition
+    for pos in (Position(), ChessPosition()):
+        legal = set(pos.legal_move_names())
+        for nodes in range(2_000, 60_000, 2_900):
+            last = {}
+            s = Searcher(16)
+            s.start(pos, Limits(nodes=nodes, multipv=3), lambda i: last.__setitem__(i.multipv, i.pv[0]), lambda r: None)
+            s.wait()
+            assert sorted(last) == [1, 2, 3], nodes
+            assert len(set(last.values())) == 3 and set(last.values()) <= legal, (nodes, last)
