@@ -33,6 +33,12 @@ class BuildRecord:
     rule_changed: int
     built: bool                 # False: the file existed already
 
+    def line(self) -> str:
+        """The log line of a table just built."""
+        return (f"{self.name}: {self.entries} entries, {self.seconds:.1f} s (cpu {self.cpu_seconds:.1f} s), "
+                f"{self.bytes} bytes, longest mate {self.max_dist} plies"
+                + (f", {self.rule_changed} changed by the perpetual-check rule" if self.rule_changed else ""))
+
 
 def plan(names, parse=parse_material) -> list[Material]:
     """Canonical materials to build for ``names``, each after everything it captures into (``parse``: the
@@ -86,9 +92,14 @@ class Builder:
                 self._memo[material] = f.read_all()
         return self._memo[material]
 
+    def kept(self, names, log=None) -> list:
+        """The names worth a table (chess drops the endings where no side can mate)."""
+        return list(names)
+
     def build(self, names, force: bool = False, progress=None, log=None) -> list[BuildRecord]:
         """Build ``names`` and whatever they need.  ``force`` rebuilds the named tables even if their files
         exist (their dependencies only when missing).  ``progress(material, fraction, text)``."""
+        names = self.kept(names, log)
         wanted = {self.parse(n).canonical()[0] if isinstance(n, str) else n for n in names}
         records = []
         order = plan(names, self.parse)
@@ -98,27 +109,36 @@ class Builder:
         for m in order:
             path = table_path(self.directory, m.name, self.suffix)
             if path.exists() and not (force and m in wanted):
-                try:
-                    with TableFile(path, self.magic) as f:
-                        records.append(BuildRecord(m.name, f.size, 0.0, path.stat().st_size, 0.0, 0,
-                                                   f.max_dist, 0, False))
+                present = self.present(path, m, log)
+                if present is not None:
+                    records.append(present)
                     continue
-                except Exception as e:                      # a broken file is rebuilt
-                    if log:
-                        log(f"rebuilding {path.name}: {e}")
-            t0 = time.perf_counter()
-            c0 = time.process_time()
             cb = (lambda f, t, m=m: progress(m, f, t)) if progress else None
-            values, stats = self.generate(m, cb)
-            nbytes = write_table(path, m.name, values, m.npos, self.chunk, rule_applied=self.rule, magic=self.magic)
-            seconds = time.perf_counter() - t0
-            max_dist = max_distance(values)
-            if m in needed:
-                self._memo[m] = values
-            records.append(BuildRecord(m.name, m.size, seconds, nbytes, time.process_time() - c0, stats.levels,
-                                       max_dist, stats.rule_changed, True))
+            records.append(self.build_one(m, cb, keep=m in needed))
             if log:
-                log(f"{m.name}: {m.size} entries, {seconds:.1f} s (cpu {records[-1].cpu_seconds:.1f} s), {nbytes} bytes, "
-                    f"longest mate {max_dist} plies"
-                    + (f", {stats.rule_changed} changed by the perpetual-check rule" if stats.rule_changed else ""))
+                log(records[-1].line())
         return records
+
+    def present(self, path, material, log=None):
+        """The record of a table file already built, or None when the file is broken (it is rebuilt)."""
+        try:
+            with TableFile(path, self.magic) as f:
+                return BuildRecord(material.name, f.size, 0.0, path.stat().st_size, 0.0, 0, f.max_dist, 0, False)
+        except Exception as e:
+            if log:
+                log(f"rebuilding {path.name}: {e}")
+            return None
+
+    def build_one(self, material, progress=None, keep: bool = False) -> BuildRecord:
+        """Generate one table (its smaller tables read through ``self.load``) and write its file atomically.
+        ``keep``: hold its values in memory for the tables built next that capture into it."""
+        path = table_path(self.directory, material.name, self.suffix)
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        values, stats = self.generate(material, progress)
+        nbytes = write_table(path, material.name, values, material.npos, self.chunk, rule_applied=self.rule,
+                             magic=self.magic)
+        if keep:
+            self._memo[material] = values
+        return BuildRecord(material.name, material.size, time.perf_counter() - t0, nbytes,
+                           time.process_time() - c0, stats.levels, max_distance(values), stats.rule_changed, True)

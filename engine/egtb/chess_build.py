@@ -27,9 +27,8 @@ class ChessBuilder(Builder):
         from .chess_generate import generate_chess_table
         return generate_chess_table(material, self.load, progress, threads=self.threads)
 
-    def build(self, names, force: bool = False, progress=None, log=None):
-        """As ``Builder.build``; materials where no side can mate (KvK, KNvK, KBvK) need no table and are
-        skipped."""
+    def kept(self, names, log=None):
+        """Materials where no side can mate (KvK, KNvK, KBvK) need no table: they are skipped."""
         kept = []
         for n in names:
             m = self.parse(n) if isinstance(n, str) else n
@@ -38,4 +37,4 @@ class ChessBuilder(Builder):
                     log(f"{m.name}: no table needed (no side can mate: always a draw)")
                 continue
             kept.append(n)
-        return super().build(kept, force=force, progress=progress, log=log)
+        return kept

@@ -5,6 +5,7 @@ import sys
 import click
 
 from . import default_directory
+from ..cluster import CLUSTER_HELP
 
 DEFAULT_DIR = str(default_directory())
 
@@ -26,19 +27,20 @@ def tb():
 @click.option("--chunk", type=click.IntRange(256, 32768), default=8192, show_default=True,
               help="Entries per compressed chunk.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def build_cmd(materials, directory, game, default_set, one_attacker, force, no_rule, chunk, quiet):
+@click.option("--cluster", default=None, metavar="auto|ADDRESS", help=CLUSTER_HELP)
+def build_cmd(materials, directory, game, default_set, one_attacker, force, no_rule, chunk, quiet, cluster):
     """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB; with --game chess KQvK KRvKP), and every
     smaller table they capture (or promote) into."""
     names = list(materials)
     if game == "chess":
-        from .chess_build import CHESS_DEFAULT_SET, ChessBuilder
+        from .chess_build import CHESS_DEFAULT_SET
         from .chess_index import ChessMaterialError as MaterialError, parse_chess_material as parse_material
         if one_attacker:
             raise click.UsageError("--one-attacker is a xiangqi set")
         if default_set:
             names += CHESS_DEFAULT_SET
     else:
-        from .build import Builder, DEFAULT_SET, ONE_ATTACKER
+        from .build import DEFAULT_SET, ONE_ATTACKER
         from .index import MaterialError, parse_material
         if default_set:
             names += DEFAULT_SET
@@ -52,10 +54,11 @@ def build_cmd(materials, directory, game, default_set, one_attacker, force, no_r
     except MaterialError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    if game == "chess":
-        builder = ChessBuilder(directory, chunk=chunk)
-    else:
-        builder = Builder(directory, chunk=chunk, rule=not no_rule)
+    from .cluster_build import make_builder
+    builder = make_builder(game, directory, chunk, rule=not no_rule)
+    if cluster is not None:
+        _build_on_cluster(builder, game, names, force, cluster, quiet)
+        return
     state = {"bar": None, "name": None}
 
     def progress(material, fraction, text):
@@ -85,9 +88,31 @@ def build_cmd(materials, directory, game, default_set, one_attacker, force, no_r
     records = builder.build(names, force=force, progress=progress, log=log)
     if state["bar"] is not None:
         state["bar"].__exit__(None, None, None)
+    _summary(records, directory)
+
+
+def _summary(records, directory, seconds=None):
     built = [r for r in records if r.built]
+    took = seconds if seconds is not None else sum(r.seconds for r in built)
     click.echo(f"{len(built)} tables built, {len(records) - len(built)} present already, "
-               f"{sum(r.seconds for r in built):.1f} s, {sum(r.bytes for r in records)} bytes in {directory}")
+               f"{took:.1f} s, {sum(r.bytes for r in records)} bytes in {directory}")
+
+
+def _build_on_cluster(builder, game, names, force, address, quiet):
+    """``--cluster``: the tables as Ray tasks (engine.egtb.cluster_build), a live line of tables done / left."""
+    import time
+    from ..cluster import ClusterError, connect, live_line
+    from .cluster_build import build_on_cluster
+    t0 = time.perf_counter()
+    try:
+        ray = connect(address)
+    except ClusterError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    with live_line(0, "tables", enabled=False if quiet else None) as line:
+        records = build_on_cluster(ray, builder, game, names, force=force, line=line,
+                                   log=line.write if not line.disable else click.echo)
+    _summary(records, builder.directory, time.perf_counter() - t0)
 
 
 @tb.command("probe")

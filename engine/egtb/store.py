@@ -186,13 +186,19 @@ def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEF
     head = HEADER.pack(magic, FORMAT_VERSION, value_bytes, FLAG_RULE if rule_applied else 0,
                        name.encode("ascii"), size, npos, chunk, nchunks, max_dist, 0, zlib.crc32(table), 0)
     head = head[:-4] + struct.pack("<I", zlib.crc32(head[:-4]))
+    write_atomically(path, [head, table, *blobs])
+    return offset
+
+
+def write_atomically(path, parts) -> None:
+    """The byte strings ``parts`` into ``path`` through a temporary name (``<name>.tmp<pid>``, which
+    ``remove_stale_temporaries`` clears after a crash) and a rename: a reader never sees half a file."""
+    path = Path(path)
     tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with open(tmp, "wb") as f:
-            f.write(head)
-            f.write(table)
-            for b in blobs:
+            for b in parts:
                 f.write(b)
             f.flush()
             os.fsync(f.fileno())
@@ -200,7 +206,6 @@ def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEF
     finally:
         if tmp.exists():
             tmp.unlink()
-    return offset
 
 
 class TableFile:

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from ..cluster import CLUSTER_HELP
+
 ENGINE_HELP = """Engine to play (give two or more; more than two play a round robin).  A string of shell words:
 key=value words set options, the other words are the command.  Keys: proto=ucci|uci|xboard|auto
 (default auto: try UCCI (xiangqi only), then UCI, then xboard), name=NAME, dir=WORKDIR, cmd="COMMAND ARGS", option.NAME=VALUE
@@ -54,9 +56,14 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
 @click.option("--event", default="shuai match", show_default=True, help="PGN Event tag.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write all engine traffic to this file.")
+@click.option("--cluster", default=None, metavar="auto|ADDRESS",
+              help=CLUSTER_HELP + "  Games are Ray tasks (an opening pair each, engines started on the worker: "
+                   "the engine commands must work there); --concurrency defaults to the cluster's CPUs.")
+@click.option("--progress/--no-progress", default=None,
+              help="A live line of games played, Elo and LLR on stderr (default: when stderr is a terminal).")
 @click.argument("extra", nargs=-1, metavar="")
 def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_plies, margin, hang_timeout,
-          handshake_timeout, shuffle, seed, resume, event, log_path, extra):
+          handshake_timeout, shuffle, seed, resume, event, log_path, cluster, progress, extra):
     """Play a match between xiangqi engines speaking UCCI, UCI or xboard, or chess engines speaking UCI or
     xboard (--game chess), with real clocks, adjudication, PGN output, Elo and an optional SPRT.
 
@@ -110,14 +117,26 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         random.Random(seed).shuffle(book)
 
     cfg = MatchConfig(specs=specs, tc=time_control, games=games, openings=book,
-                      concurrency=concurrency or os.cpu_count() or 1, pgn_path=pgn_path, sprt=sprt_cfg,
+                      concurrency=concurrency or (0 if cluster else os.cpu_count() or 1), pgn_path=pgn_path,
+                      sprt=sprt_cfg, cluster=cluster,
                       max_plies=max_plies, margin=margin / 1000.0, hang_timeout=hang_timeout,
                       handshake_timeout=handshake_timeout, log_path=log_path, event=event, resume=carried,
                       game=game)
 
-    def out(line):
-        click.echo(line)
-        sys.stdout.flush()
+    from ..cluster import ClusterError, live_line
+    line = live_line(0, "games", enabled=progress)
+
+    def out(text):
+        if line.disable:
+            click.echo(text)
+            sys.stdout.flush()
+        else:
+            line.write(text)
+
+    def advance(done, total, score):
+        line.total = total
+        line.n = done
+        line.set_postfix_str(score.split(":", 1)[-1].strip(), refresh=True)
 
     def terminate(signum, frame):       # SIGTERM: stop like Ctrl-C (kill the engines, print the table so far)
         raise KeyboardInterrupt
@@ -128,10 +147,12 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
     except ValueError:                  # not the main thread (e.g. under a test runner)
         pass
     try:
-        runner = Match(cfg, out=out)
+        runner = Match(cfg, out=out, progress=None if line.disable else advance)
         result = runner.run()
-    except ValueError as e:
+    except (ValueError, ClusterError) as e:
         raise click.ClickException(str(e)) from None
+    finally:
+        line.close()
     click.echo(summary(result, sprt_cfg if len(specs) == 2 else None))
     if result.interrupted:
         sys.exit(130)

@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .engines import EngineError, EngineLog, EngineSpec, TimeControl, kill_all, start_engine
 from .game import GameOptions, GameRecord, play_game
@@ -39,6 +39,7 @@ class MatchConfig:
     resume: tuple[int, int, int] | None = None  # an earlier run of the same two engines: wins, draws, losses of
                                                 # the first; counted in the score and the SPRT, and the schedule
                                                 # goes on after its games (the next openings)
+    cluster: str | None = None              # a Ray address ("auto", "HOST:PORT"): games as Ray tasks
 
 
 @dataclass
@@ -100,8 +101,36 @@ def schedule(n_engines: int, games: int, openings: list[Opening], first: int = 0
     return jobs
 
 
+def pairs_of(jobs: list[Job]) -> list[list[Job]]:
+    """The jobs in groups of one opening played with colours swapped (two consecutive games of one pairing on
+    one opening), or alone: a cluster task plays a group with one start of each engine."""
+    groups: list[list[Job]] = []
+    for job in jobs:
+        last = groups[-1] if groups else None
+        if (last and len(last) == 1 and last[0].opening_index == job.opening_index
+                and (last[0].red, last[0].black) == (job.black, job.red)):
+            last.append(job)
+        else:
+            groups.append([job])
+    return groups
+
+
+def play_jobs(cfg: MatchConfig, names: list[str], jobs: list[Job]) -> list[tuple[Job, GameRecord | None]]:
+    """A cluster task: play ``jobs`` with engine processes of its own, started here on the worker and closed
+    after the last game, by the same code as a local worker thread; the records go back to the driver, which
+    scores them and writes the PGN."""
+    match = Match(replace(cfg, log_path=None, pgn_path=None, sprt=None, cluster=None), out=lambda text: None)
+    match.names = names
+    engines: dict = {}
+    try:
+        return [(job, match._play(job, engines)) for job in jobs]
+    finally:
+        for eng in engines.values():
+            eng.quit()
+
+
 class Match:
-    def __init__(self, cfg: MatchConfig, out=print):
+    def __init__(self, cfg: MatchConfig, out=print, progress=None):
         if len(cfg.specs) < 2:
             raise ValueError("a match needs at least two engines")
         self.cfg = cfg
@@ -123,6 +152,7 @@ class Match:
         self._queue: queue.Queue = queue.Queue()
         self.names: list[str] = []
         self.result: MatchResult | None = None
+        self.progress = progress                    # progress(games done, games scheduled, score line)
         self._date = datetime.date.today().strftime("%Y.%m.%d")
 
     # -- set-up ---------------------------------------------------------------------------------------------
@@ -165,13 +195,13 @@ class Match:
             res.pair[(0, 1)], res.total[0], res.total[1] = Tally(w, d, l), Tally(w, d, l), Tally(l, d, w)
         if self.cfg.sprt and n != 2:
             self.out("warning: SPRT ignored (it needs exactly two engines)")
+        if self.cfg.cluster:
+            return self._run_on_cluster(t_start)
         for job in self.jobs:
             self._queue.put(job)
         workers = [threading.Thread(target=self._worker, name=f"game-worker-{w}", daemon=True)
                    for w in range(max(1, min(self.cfg.concurrency, len(self.jobs))))]
-        self.out(f"Match{' (chess)' if self.cfg.game == 'chess' else ''}: {len(self.jobs)} games, {self.cfg.tc}, "
-                 f"concurrency {len(workers)}"
-                 + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and n == 2 else ""))
+        self._announce(len(workers))
         for w in workers:
             w.start()
         try:
@@ -189,6 +219,62 @@ class Match:
             for eng in self._spare.values():
                 eng.quit()
             kill_all()
+            self.log.close()
+        res.seconds = time.monotonic() - t_start
+        return res
+
+    def _announce(self, concurrency: int, where: str = "") -> None:
+        self.out(f"Match{' (chess)' if self.cfg.game == 'chess' else ''}: {len(self.jobs)} games, {self.cfg.tc}, "
+                 f"concurrency {concurrency}{where}"
+                 + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and len(self.names) == 2 else ""))
+
+    def _run_on_cluster(self, t_start: float) -> MatchResult:
+        """The games as Ray tasks (``play_jobs``, one opening pair each), at most ``concurrency`` at a time
+        (0: one per CPU of the cluster), so that an SPRT decision stops the farm after the games in flight;
+        results are scored as they arrive, in the order they finish."""
+        from ..cluster import cluster_cpus, connect
+        res = self.result
+        for eng in self._spare.values():            # the preflight's engines: the workers start their own
+            eng.quit()
+        self._spare.clear()
+        ray = connect(self.cfg.cluster)
+        task = ray.remote(num_cpus=1, max_retries=2)(play_jobs)
+        shared = ray.put(replace(self.cfg, cluster=None, log_path=None))
+        groups = iter(pairs_of(self.jobs))
+        slots = self.cfg.concurrency or cluster_cpus(ray)
+        self._announce(slots, f" on Ray ({cluster_cpus(ray)} CPUs)")
+        pending: dict = {}
+
+        def submit() -> None:
+            group = next(groups, None)
+            if group is not None:
+                pending[task.remote(shared, self.names, group)] = group
+        for _ in range(slots):
+            submit()
+        try:
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+                for ref in done:
+                    group = pending.pop(ref)
+                    try:
+                        played = ray.get(ref)
+                    except Exception as e:              # the task failed for good (Ray's retries spent)
+                        self.out(f"Games {', '.join(str(j.number) for j in group)}: lost on the cluster ({e!r}); "
+                                 "not scored")
+                        played = []
+                    for job, rec in played:             # a pair's second game after a decision counts,
+                        if rec is not None:                 # as a local game in flight does
+                            self._finished(job, rec)
+                    if not self._stop.is_set():
+                        submit()
+                if self._stop.is_set():
+                    break
+        except KeyboardInterrupt:
+            res.interrupted = True
+            self.out("interrupted: cluster games cancelled")
+        finally:
+            for ref in pending:                         # an SPRT decision or Ctrl-C: games in flight are dropped
+                ray.cancel(ref, force=True)
             self.log.close()
         res.seconds = time.monotonic() - t_start
         return res
@@ -267,7 +353,10 @@ class Match:
             line = (f"Game {job.number}/{self.jobs[-1].number}: {rec.red} vs {rec.black}: {rec.result} "
                     f"{{{rec.detail or rec.reason}}} ({rec.plies} plies)")
             self.out(line)
-            self.out(self._score_line())
+            score = self._score_line()
+            self.out(score)
+            if self.progress:
+                self.progress(len(res.records), len(self.jobs), score)
             sprt = self.cfg.sprt
             if sprt and len(self.names) == 2:
                 t = res.pair[(0, 1)]

@@ -1,0 +1,87 @@
+"""``shuai tb build --cluster``: the table dependency graph as Ray tasks.
+
+Each table is one task on one worker.  Its arguments are the files of the smaller tables its captures (and
+promotions) lead into -- object references, so Ray starts the task only when they exist and ships their bytes
+through its object store (no shared directory).  The task writes the table into a private temporary directory
+with the same code as a local build and returns the file's bytes; the driver writes them into place
+atomically (a temporary name, then a rename).  So the files are byte-identical to a local build, and a worker
+lost mid-build costs only its task, which Ray runs again: a half-built table never reaches the directory.
+"""
+from __future__ import annotations
+
+import tempfile
+
+from .build import BuildRecord, Builder, plan
+from .store import remove_stale_temporaries, table_path, write_atomically
+
+TASK_RETRIES = 3                # a task whose worker died is run again this many times
+
+
+def make_builder(game: str, directory, chunk: int, rule: bool = True, threads: int = 2) -> Builder:
+    """The builder of ``game`` ("xiangqi" or "chess")."""
+    if game == "chess":
+        from .chess_build import ChessBuilder
+        return ChessBuilder(directory, chunk=chunk, threads=threads)
+    return Builder(directory, chunk=chunk, rule=rule, threads=threads)
+
+
+def build_table_task(game: str, name: str, chunk: int, rule: bool, threads: int, dep_names: list,
+                     *dep_files) -> tuple[bytes, BuildRecord]:
+    """Runs on a worker: build table ``name`` from the files of its smaller tables (``dep_names``, whose bytes
+    Ray passes as ``dep_files``); returns the new file's bytes and its record."""
+    with tempfile.TemporaryDirectory(prefix="shuai-tb-") as d:
+        builder = make_builder(game, d, chunk, rule, threads)
+        for dep, data in zip(dep_names, dep_files):
+            table_path(d, dep, builder.suffix).write_bytes(data)
+        material = builder.parse(name).canonical()[0]
+        record = builder.build_one(material)
+        return table_path(d, name, builder.suffix).read_bytes(), record
+
+
+def build_on_cluster(ray, builder: Builder, game: str, names, force: bool = False, log=None,
+                     line=None, threads: int = 1) -> list[BuildRecord]:
+    """Build ``names`` and what they need on the Ray cluster ``ray`` (connected), into ``builder``'s
+    directory.  Tables present are kept (``force``: the named ones are rebuilt).  ``log(text)`` gets a line per
+    table as it arrives; ``line`` (a tqdm bar) advances by one table at a time.  Each task takes ``threads``
+    CPUs and threads."""
+    names = builder.kept(names, log)
+    wanted = {builder.parse(n).canonical()[0] for n in names}
+    directory = builder.directory
+    directory.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(directory, builder.suffix)
+    task = ray.remote(num_returns=2, num_cpus=threads, max_retries=TASK_RETRIES)(build_table_task)
+    records, to_build = [], []
+    for m in plan(names, builder.parse):
+        path = table_path(directory, m.name, builder.suffix)
+        present = None
+        if path.exists() and not (force and m in wanted):
+            present = builder.present(path, m, log)
+        if present is not None:
+            records.append(present)
+        else:
+            to_build.append(m)
+    needed = {s for m in to_build for s in m.subtables()}
+    files = {m: ray.put(table_path(directory, m.name, builder.suffix).read_bytes())   # present, needed
+             for m in needed if m not in to_build}
+    pending = {}                                        # record ref -> (material, file ref)
+    for m in to_build:                                  # in plan order: a table after the tables it needs
+        subs = m.subtables()
+        data, record = task.remote(game, m.name, builder.chunk, builder.rule, threads, [s.name for s in subs],
+                                   *[files[s] for s in subs])
+        files[m] = data
+        pending[record] = (m, data)
+    if line is not None:
+        line.reset(total=len(pending))
+    left = list(pending)
+    while left:
+        done, left = ray.wait(left, num_returns=1)
+        m, data = pending[done[0]]
+        record = ray.get(done[0])
+        write_atomically(table_path(directory, m.name, builder.suffix), [ray.get(data)])
+        records.append(record)
+        if log:
+            log(record.line())
+        if line is not None:
+            line.update(1)
+            line.set_postfix_str(f"{m.name} done, {len(left)} left")
+    return records

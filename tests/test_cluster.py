@@ -1,0 +1,111 @@
+"""``--cluster``: table builds and matches as Ray tasks, on a local Ray instance with 2 CPUs started once for
+this module (the tests share one pytest worker: ``xdist_group``).  The files and records must be exactly a
+local run's."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.egtb.build import Builder
+from engine.egtb.chess_build import ChessBuilder
+from engine.egtb.cli import tb
+from engine.match.cli import match
+from engine.match.openings import load_openings
+from engine.match.pgn import parse_pgn
+from engine.match.runner import pairs_of, schedule
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).parent / "data"
+FAKE = f"{sys.executable} {ROOT / 'tests' / 'fakes' / 'fake_engine.py'}"
+
+pytestmark = pytest.mark.xdist_group("ray")
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    ray = pytest.importorskip("ray", reason="the cluster extra is not installed (pip install '.[cluster]')")
+    from engine.cluster import connect
+    connect("auto", num_cpus=2)
+    yield ray
+    ray.shutdown()
+
+
+def _files(directory: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def test_tables_built_on_ray_are_byte_identical_to_a_local_build(ray_cluster, tmp_path):
+    """xiangqi and chess tables with their dependency graph (KCPvKA needs KCPvK, KCvKA, KPvKA ... and the
+    defenders' KAvK): the same files, byte for byte; present tables are kept, --force rebuilds."""
+    local, remote = tmp_path / "local", tmp_path / "ray"
+    Builder(local).build(["KCPvKA", "KRvKB"])
+    ChessBuilder(local).build(["KRvK", "KPvK"])
+    r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "KCPvKA", "KRvKB"])
+    assert r.exit_code == 0, r.output
+    assert "11 tables built, 0 present already" in r.output
+    r = CliRunner().invoke(tb, ["build", "--game", "chess", "--cluster", "auto", "--dir", str(remote),
+                                "KPvK", "KNvK"])
+    assert r.exit_code == 0, r.output
+    assert "3 tables built" in r.output and "KNvK: no table needed" in r.output     # KPvK promotes into KQvK, KRvK
+    assert len(_files(local)) == 14 and _files(remote) == _files(local)
+    (remote / "KRvKB.xtb").write_bytes(b"broken")                  # a broken file is rebuilt, a good one kept
+    r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "--force", "KCPvKA"])
+    assert r.exit_code == 0, r.output
+    assert "1 tables built" in r.output and "KCPvKA:" in r.output   # forced; its parts present already
+    r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "KRvKB"])
+    assert "rebuilding KRvKB.xtb" in r.output and "1 tables built" in r.output
+    assert _files(remote) == _files(local)
+
+
+def _match(tmp_path, name, *more):
+    pgn = tmp_path / f"{name}.pgn"
+    r = CliRunner().invoke(match, [
+        "--engine", f"proto=ucci {FAKE} --proto ucci", "--engine", f"proto=uci {FAKE} --proto uci --fault illegal "
+        "--at 7", "--games", "4", "--tc", "0.05", "--max-plies", "10", "--openings", str(DATA / "openings.epd"),
+        "--pgn", str(pgn), "--concurrency", "2", *more])
+    assert r.exit_code == 0, r.output
+    games = sorted(parse_pgn(pgn.read_text()), key=lambda g: int(g.tags["Round"]))
+    return r.output, games
+
+
+def test_a_match_on_ray_gives_the_pgn_and_result_of_a_local_one(ray_cluster, tmp_path):
+    """Four games of two scripted engines (deterministic): the same games, tags and final table, whichever
+    order the cluster's games finish in."""
+    out_local, local = _match(tmp_path, "local")
+    out_ray, remote = _match(tmp_path, "ray", "--cluster", "auto")
+    assert "on Ray (2 CPUs)" in out_ray
+    assert len(local) == len(remote) == 4
+    for a, b in zip(local, remote):
+        assert a.tags == b.tags and a.moves == b.moves and a.result == b.result
+    assert [g.result for g in local] == ["1-0", "0-1", "1-0", "0-1"]          # the illegal mover loses all
+    tail = out_local[out_local.index("Finished:"):].splitlines()[1:]
+    tail_ray = out_ray[out_ray.index("Finished:"):].splitlines()[1:]
+    assert [l for l in tail if not l.startswith("Memory")] == tail_ray
+
+
+def test_games_go_to_the_cluster_an_opening_pair_a_task():
+    book = load_openings(str(DATA / "openings.epd"))[:3]
+    groups = pairs_of(schedule(2, 6, book))
+    assert [[j.number for j in g] for g in groups] == [[1, 2], [3, 4], [5, 6]]
+    assert all(g[0].opening_index == g[1].opening_index and (g[0].red, g[0].black) == (g[1].black, g[1].red)
+               for g in groups)
+    three = pairs_of(schedule(3, 2, book))          # a round robin: each pairing's two games together
+    assert [[(j.red, j.black) for j in g] for g in three] == [[(0, 1)], [(0, 2)], [(1, 2)], [(1, 0)], [(2, 0)],
+                                                              [(2, 1)]]
+
+
+def test_without_cluster_ray_is_not_imported_and_a_bad_address_fails_at_once(tmp_path):
+    code = ("import sys; from engine.cli import main\n"
+            "try: main(['tb', 'build', '-q', '--dir', sys.argv[1], 'KRvK'])\n"
+            "except SystemExit: pass\n"
+            "assert 'ray' not in sys.modules, 'ray imported'\n")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, cwd=ROOT, timeout=120)
+    pytest.importorskip("ray", reason="the cluster extra is not installed (pip install '.[cluster]')")
+    for address, words in [("127.0.0.1:1", "error: cannot reach the Ray cluster at '127.0.0.1:1'"),
+                           ("nonsense", "error: bad cluster address 'nonsense'")]:
+        r = subprocess.run([sys.executable, "-m", "engine", "tb", "build", "--dir", str(tmp_path), "--cluster",
+                            address, "KRvK"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith(words), r.stderr
