@@ -59,6 +59,22 @@ def test_tables_built_on_ray_are_byte_identical_to_a_local_build(ray_cluster, tm
     assert _files(remote) == _files(local)
 
 
+def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluster, tmp_path):
+    """Tables above 100,000 entries cut into 3 slices (capped at the 2 CPUs: all slices run at once), levels
+    as waves of actor tasks; KRvKN also needs the perpetual-check pass (1,597 positions), run after the
+    values are gathered."""
+    local, remote = tmp_path / "local", tmp_path / "ray"
+    records = Builder(local).build(["KRvKN", "KCPvKA"])
+    assert {r.name: r.rule_changed for r in records}["KRvKN"] == 1597
+    r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "--slice-above", "100000",
+                                "--slices", "3", "KRvKN", "KCPvKA"])
+    assert r.exit_code == 0, r.output
+    assert "KRvKN: 729000 entries" in r.output and "1597 changed by the perpetual-check rule" in r.output
+    assert _files(remote) == _files(local)
+    bad = CliRunner().invoke(tb, ["build", "--dir", str(remote), "--slices", "2", "KRvK"])
+    assert bad.exit_code == 2 and "--slice-above and --slices need --cluster" in bad.output
+
+
 def _match(tmp_path, name, *more):
     pgn = tmp_path / f"{name}.pgn"
     r = CliRunner().invoke(match, [

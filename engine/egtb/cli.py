@@ -28,7 +28,13 @@ def tb():
               help="Entries per compressed chunk.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--cluster", default=None, metavar="auto|ADDRESS", help=CLUSTER_HELP)
-def build_cmd(materials, directory, game, default_set, one_attacker, force, no_rule, chunk, quiet, cluster):
+@click.option("--slice-above", type=click.IntRange(1), default=None, metavar="ENTRIES",
+              help="With --cluster: build a xiangqi table of more entries than this in slices, one worker a slice "
+                   "[default: 500000000].")
+@click.option("--slices", type=click.IntRange(0), default=0, show_default=True,
+              help="With --cluster: slices of such a table (0: one per CPU of the cluster).")
+def build_cmd(materials, directory, game, default_set, one_attacker, force, no_rule, chunk, quiet, cluster,
+              slice_above, slices):
     """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB; with --game chess KQvK KRvKP), and every
     smaller table they capture (or promote) into."""
     names = list(materials)
@@ -57,8 +63,10 @@ def build_cmd(materials, directory, game, default_set, one_attacker, force, no_r
     from .cluster_build import make_builder
     builder = make_builder(game, directory, chunk, rule=not no_rule)
     if cluster is not None:
-        _build_on_cluster(builder, game, names, force, cluster, quiet)
+        _build_on_cluster(builder, game, names, force, cluster, quiet, slice_above, slices)
         return
+    if slice_above is not None or slices:
+        raise click.UsageError("--slice-above and --slices need --cluster")
     state = {"bar": None, "name": None}
 
     def progress(material, fraction, text):
@@ -98,11 +106,11 @@ def _summary(records, directory, seconds=None):
                f"{took:.1f} s, {sum(r.bytes for r in records)} bytes in {directory}")
 
 
-def _build_on_cluster(builder, game, names, force, address, quiet):
+def _build_on_cluster(builder, game, names, force, address, quiet, slice_above, slices):
     """``--cluster``: the tables as Ray tasks (engine.egtb.cluster_build), a live line of tables done / left."""
     import time
     from ..cluster import ClusterError, connect, live_line
-    from .cluster_build import build_on_cluster
+    from .cluster_build import SLICE_ABOVE, build_on_cluster
     t0 = time.perf_counter()
     try:
         ray = connect(address)
@@ -111,7 +119,8 @@ def _build_on_cluster(builder, game, names, force, address, quiet):
         sys.exit(2)
     with live_line(0, "tables", enabled=False if quiet else None) as line:
         records = build_on_cluster(ray, builder, game, names, force=force, line=line,
-                                   log=line.write if not line.disable else click.echo)
+                                   log=line.write if not line.disable else click.echo,
+                                   slice_above=slice_above or SLICE_ABOVE, slices=slices)
     _summary(records, builder.directory, time.perf_counter() - t0)
 
 

@@ -15,6 +15,7 @@ from .build import BuildRecord, Builder, plan
 from .store import remove_stale_temporaries, table_path, write_atomically
 
 TASK_RETRIES = 3                # a task whose worker died is run again this many times
+SLICE_ABOVE = 500_000_000       # entries: a larger xiangqi table is built in slices by several workers
 
 
 def make_builder(game: str, directory, chunk: int, rule: bool = True, threads: int = 2) -> Builder:
@@ -25,25 +26,35 @@ def make_builder(game: str, directory, chunk: int, rule: bool = True, threads: i
     return Builder(directory, chunk=chunk, rule=rule, threads=threads)
 
 
-def build_table_task(game: str, name: str, chunk: int, rule: bool, threads: int, dep_names: list,
+def build_table_task(game: str, name: str, chunk: int, rule: bool, threads: int, slices: int, dep_names: list,
                      *dep_files) -> tuple[bytes, BuildRecord]:
     """Runs on a worker: build table ``name`` from the files of its smaller tables (``dep_names``, whose bytes
-    Ray passes as ``dep_files``); returns the new file's bytes and its record."""
+    Ray passes as ``dep_files``); returns the new file's bytes and its record.  ``slices`` > 1: the table is
+    built by that many actors (engine.egtb.sliced), this task coordinating."""
     with tempfile.TemporaryDirectory(prefix="shuai-tb-") as d:
         builder = make_builder(game, d, chunk, rule, threads)
         for dep, data in zip(dep_names, dep_files):
             table_path(d, dep, builder.suffix).write_bytes(data)
         material = builder.parse(name).canonical()[0]
+        if slices > 1:
+            import ray
+            from .sliced import generate_sliced
+            builder.generate = lambda m, progress: generate_sliced(ray, m, dep_names, dep_files, slices, chunk,
+                                                                   rule, progress, threads)
         record = builder.build_one(material)
         return table_path(d, name, builder.suffix).read_bytes(), record
 
 
 def build_on_cluster(ray, builder: Builder, game: str, names, force: bool = False, log=None,
-                     line=None, threads: int = 1) -> list[BuildRecord]:
+                     line=None, threads: int = 1, slice_above: int = SLICE_ABOVE,
+                     slices: int = 0) -> list[BuildRecord]:
     """Build ``names`` and what they need on the Ray cluster ``ray`` (connected), into ``builder``'s
     directory.  Tables present are kept (``force``: the named ones are rebuilt).  ``log(text)`` gets a line per
     table as it arrives; ``line`` (a tqdm bar) advances by one table at a time.  Each task takes ``threads``
-    CPUs and threads."""
+    CPUs and threads.  A xiangqi table of more than ``slice_above`` entries is cut into ``slices`` slices
+    (0 or more than the cluster's CPUs: one per CPU), each an actor of one CPU (engine.egtb.sliced)."""
+    from ..cluster import cluster_cpus
+    slices = min(slices or cluster_cpus(ray), cluster_cpus(ray))     # all of a table's slices run at once
     names = builder.kept(names, log)
     wanted = {builder.parse(n).canonical()[0] for n in names}
     directory = builder.directory
@@ -66,8 +77,10 @@ def build_on_cluster(ray, builder: Builder, game: str, names, force: bool = Fals
     pending = {}                                        # record ref -> (material, file ref)
     for m in to_build:                                  # in plan order: a table after the tables it needs
         subs = m.subtables()
-        data, record = task.remote(game, m.name, builder.chunk, builder.rule, threads, [s.name for s in subs],
-                                   *[files[s] for s in subs])
+        cut = slices if game == "xiangqi" and m.size > slice_above and slices > 1 else 1
+        run = task.options(num_cpus=0) if cut > 1 else task         # a coordinator: its actors hold the CPUs
+        data, record = run.remote(game, m.name, builder.chunk, builder.rule, threads, cut, [s.name for s in subs],
+                                  *[files[s] for s in subs])
         files[m] = data
         pending[record] = (m, data)
     if line is not None:

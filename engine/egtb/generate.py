@@ -71,8 +71,9 @@ def _capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, c
 
 
 @njit(cache=True, nogil=True)
-def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
-    """Pass 1 over indices [lo, hi).  Returns the largest capture level scheduled."""
+def _init_range(spec, vals, counter, sched, base, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
+    """Pass 1 over indices [lo, hi); the arrays hold the entries from index ``base`` on (a slice of the table,
+    or all of it with ``base`` 0).  Returns the largest capture level scheduled."""
     psq = np.zeros(MAX_SLOTS, np.int64)
     work = np.zeros(MAX_SLOTS, np.int64)
     board = np.zeros(NSQ, np.int8)
@@ -80,12 +81,13 @@ def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off
     moves = np.zeros(MAX_MOVES, np.int32)
     max_sched = 0
     for idx in range(lo, hi):
+        at = idx - base
         side = decode(idx, spec, psq, board)
         if side < 0:
-            vals[idx] = ILLEGAL
+            vals[at] = ILLEGAL
             continue
         if king_attacked(board, psq[side ^ 1], side):
-            vals[idx] = ILLEGAL
+            vals[at] = ILLEGAL
             continue
         st[ST_SIDE] = side
         st[ST_KING] = psq[0]
@@ -122,23 +124,23 @@ def _init_range(spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off
                 all_caps_lose = False
                 drawn = True
         if legal == 0:
-            vals[idx] = DIST0
-            counter[idx] = 0
-            sched[idx] = 0
+            vals[at] = DIST0
+            counter[at] = 0
+            sched[at] = 0
             continue
-        vals[idx] = DRAW
+        vals[at] = DRAW
         c = quiet
         if drawn:
             c += DRAW_CAPTURE
-        counter[idx] = c
+        counter[at] = c
         if win_level > 0:
-            sched[idx] = win_level
+            sched[at] = win_level
         elif all_caps_lose and loss_level > 0:
-            sched[idx] = loss_level
+            sched[at] = loss_level
         else:
-            sched[idx] = 0
-        if sched[idx] > max_sched:
-            max_sched = sched[idx]
+            sched[at] = 0
+        if sched[at] > max_sched:
+            max_sched = sched[at]
     return max_sched
 
 
@@ -184,24 +186,46 @@ def _unmove_squares(board, sq, piece, out):
     return n
 
 
+@njit(cache=True, inline="always")
+def _settle(vals, counter, sched, i, level, event_lost):
+    """A predecessor (entry ``i`` of the arrays) of an event of this level: won when the event is lost for its
+    side to move; else one way of escape fewer, lost when none is left (unless a capture is slower).  Returns
+    1 when it settled the entry.  The order of the calls within a level does not matter."""
+    if vals[i] != DRAW:
+        return 0
+    if event_lost:
+        vals[i] = DIST0 + level
+        return 1
+    c = counter[i] - 1
+    counter[i] = c
+    if c == 0:
+        sc = sched[i]
+        if sc == 0 or (sc % 2 == 0 and sc <= level):
+            vals[i] = DIST0 + level
+            return 1
+    return 0
+
+
 @njit(cache=True, nogil=True)
-def _propagate(spec, slot_pieces, vals, counter, sched, ev_side, level, lo, hi):
-    """Level ``level``: events are positions of side ``ev_side`` to move, index range [lo, hi) of that half,
-    settled at distance ``level - 1``.  Writes only entries of the other side to move.  Returns how many
-    positions it settled."""
+def _propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out):
+    """Level ``level``: the events are the entries of [lo, hi) settled at distance ``level - 1``; their
+    predecessors (the other side to move) are settled here when the arrays hold them (entries ``base`` to
+    ``base + len(vals)``), else their indices are collected for the slice that holds them.  Returns (positions
+    settled, the collected indices: ``out`` or a larger copy, and how many)."""
     npos = spec[1]
     nslots = spec[3]
+    end = base + vals.shape[0]
     psq = np.zeros(MAX_SLOTS, np.int64)
     board = np.zeros(NSQ, np.int8)
     froms = np.zeros(32, np.int64)
     target = DIST0 + level - 1
     event_lost = (level - 1) % 2 == 0
-    mover = ev_side ^ 1                     # the side that made the last move, to move in the predecessors
     settled = 0
-    base = ev_side * npos
-    for idx in range(base + lo, base + hi):
-        if vals[idx] != target:
+    nout = 0
+    for idx in range(lo, hi):
+        if vals[idx - base] != target:
             continue
+        mover = 1 if idx < npos else 0     # the side that made the last move, to move in the predecessors
         decode(idx, spec, psq, board)
         both = (psq[0] % 9) != 4 or (psq[1] % 9) != 4          # a class of two boards: process both
         for image in range(2 if both else 1):
@@ -221,25 +245,32 @@ def _propagate(spec, slot_pieces, vals, counter, sched, ev_side, level, lo, hi):
                     continue
                 board[sq] = 0
                 for j in range(nf):
-                    f = froms[j]
-                    psq[s] = f
+                    psq[s] = froms[j]
                     q = encode_slots(psq, spec, mover)
-                    v = vals[q]
-                    if v != DRAW:
-                        continue
-                    if event_lost:
-                        vals[q] = DIST0 + level
-                        settled += 1
-                    elif (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 0:
-                        c = counter[q] - 1
-                        counter[q] = c
-                        if c == 0:
-                            sc = sched[q]
-                            if sc == 0 or (sc % 2 == 0 and sc <= level):
-                                vals[q] = DIST0 + level
-                                settled += 1
+                    # a win event counts once per stored board: only when the predecessor board is the
+                    # representative of its mirror class
+                    if event_lost or (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 0:
+                        if base <= q < end:
+                            settled += _settle(vals, counter, sched, q - base, level, event_lost)
+                        else:
+                            if nout == out.shape[0]:
+                                grown = np.empty(2 * out.shape[0] + 1024, np.int64)
+                                grown[:nout] = out[:nout]
+                                out = grown
+                            out[nout] = q
+                            nout += 1
                 psq[s] = sq
                 board[sq] = piece
+    return settled, out, nout
+
+
+@njit(cache=True, nogil=True)
+def _settle_all(vals, counter, sched, base, indices, level):
+    """The predecessors another slice collected (``_propagate``) for this one."""
+    event_lost = (level - 1) % 2 == 0
+    settled = 0
+    for k in range(indices.shape[0]):
+        settled += _settle(vals, counter, sched, indices[k] - base, level, event_lost)
     return settled
 
 
@@ -468,7 +499,7 @@ def generate_table(material: Material, load_sub, progress=None, threads: int = 2
         slices = _split(size, max(8, min(256, size // 20000 + 1)))
         max_sched = 0
         done = 0
-        futures = [pool.submit(_init_range, spec, vals, counter, sched, lo, hi, sub_specs, sub_vals, sub_off,
+        futures = [pool.submit(_init_range, spec, vals, counter, sched, 0, lo, hi, sub_specs, sub_vals, sub_off,
                                cap_sub, cap_flip) for lo, hi in slices]
         for fut, (lo, hi) in zip(futures, slices):
             max_sched = max(max_sched, int(fut.result()))
@@ -476,12 +507,13 @@ def generate_table(material: Material, load_sub, progress=None, threads: int = 2
             report(0.3 * done / size, "init")
         # Pass 2: levels.
         level = 0
-        halves = _split(npos, 1)
+        no_out = np.zeros(0, np.int64)             # the whole table is here: nothing is collected
         while True:
             level += 1
-            futs = [pool.submit(_propagate, spec, slot_pieces, vals, counter, sched, side, level, lo, hi)
-                    for side in (0, 1) for lo, hi in halves]
-            settled = sum(int(f.result()) for f in futs)
+            # Events of one side to move settle only entries of the other: the halves run in parallel.
+            futs = [pool.submit(_propagate, spec, slot_pieces, vals, counter, sched, 0, lo, hi, level, no_out)
+                    for lo, hi in ((0, npos), (npos, size))]
+            settled = sum(int(f.result()[0]) for f in futs)
             if level <= max_sched:
                 futs = [pool.submit(_sched_scan, vals, counter, sched, level, lo, hi) for lo, hi in _split(size, 2)]
                 settled += sum(int(f.result()) for f in futs)
