@@ -71,5 +71,5 @@ def live_line(total: int, unit: str, enabled: bool | None = None):
     stderr when stderr is a terminal, nothing otherwise (``enabled`` forces it either way).  Lines printed
     through ``line.write`` appear above the bar."""
     from tqdm import tqdm
-    return tqdm(total=total, unit=f" {unit}", dynamic_ncols=True, leave=False,
+    return tqdm(total=total, unit=unit, dynamic_ncols=True, leave=False,
                 disable=(not enabled) if enabled is not None else None)

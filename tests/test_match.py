@@ -387,3 +387,9 @@ def test_cli_import_is_light():
                           "print(any(m.startswith(('numba', 'numpy')) for m in sys.modules))"],
                          capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False"
+
+
+def test_two_engines_of_one_name_are_numbered(tmp_path):
+    res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci")], max_plies=4)
+    assert res.names == ["Fake-ucci-none #1", "Fake-ucci-none #2"]
+    assert {g.tags["Red"] for g in pgn} == {"Fake-ucci-none #1", "Fake-ucci-none #2"}

@@ -54,7 +54,8 @@ from ..chess.constants import (NSQ, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WHI
 from ..chess.movegen import GEN_ALL, generate, in_check, is_attacked, is_legal
 from ..kernel import move_from, pack_move
 from .chess_index import MAX_SLOTS, ChessMaterial, decode, encode_board, encode_slots
-from .codes import DIST0, DRAW, ILLEGAL, MAX_DIST
+from .codes import DIST0, DRAW, ILLEGAL
+from .levels import run_levels
 
 FINAL = 0xFFFF                  # sched of a stalemate: a draw that no level may change
 NO_LIMIT = 1 << 30
@@ -499,10 +500,10 @@ def generate_chess_table(material: ChessMaterial, load_sub, progress=None, threa
             report(0.3 * done / size, "init")
         max_sched = max(int(o[0]) for o in outs)
         bad += sum(int(o[1]) for o in outs)
-        level = 0
         halves = _split(size, 2)
-        while True:
-            level += 1
+
+        def one_level(level):
+            nonlocal bad
             outs = [np.zeros(2, np.int64) for _ in range(2)]
             for f in [pool.submit(_propagate, spec, slot_pieces, vals, sched, epflag, side, level, *subs, o)
                       for side, o in zip((0, 1), outs)]:
@@ -511,14 +512,9 @@ def generate_chess_table(material: ChessMaterial, load_sub, progress=None, threa
             for f in [pool.submit(_scheduled, spec, slot_pieces, vals, sched, epflag, level, lo, hi, *subs, o)
                       for (lo, hi), o in zip(halves, outs2)]:
                 f.result()
-            settled = sum(int(o[0]) for o in outs + outs2)
             bad += sum(int(o[1]) for o in outs + outs2)
-            report(0.3 + 0.7 * min(1.0, level / max(60, max_sched + 1)), f"ply {level}")
-            if settled == 0 and level >= max_sched:
-                break
-            if level >= MAX_DIST:
-                raise RuntimeError("distance overflow")
-        stats.levels = level
+            return sum(int(o[0]) for o in outs + outs2)
+        stats.levels = run_levels(one_level, max_sched, report, span=0.7)
     finally:
         pool.shutdown()
     if bad:

@@ -45,8 +45,9 @@ from ..xiangqi.board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, 
                              ST_KING, ST_LEN, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
                              HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
 from ..xiangqi.movegen import GEN_ALL, generate, is_legal, king_attacked, gives_check
-from .codes import DIST0, DRAW, ILLEGAL, MAX_DIST, RULE_BASE
+from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE
 from .index import (MAX_SLOTS, MIRROR, KP_CODE, Material, decode, encode_board, encode_slots)
+from .levels import run_levels
 
 DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a draw, never lost
 
@@ -506,10 +507,9 @@ def generate_table(material: Material, load_sub, progress=None, threads: int = 2
             done += hi - lo
             report(0.3 * done / size, "init")
         # Pass 2: levels.
-        level = 0
         no_out = np.zeros(0, np.int64)             # the whole table is here: nothing is collected
-        while True:
-            level += 1
+
+        def one_level(level):
             # Events of one side to move settle only entries of the other: the halves run in parallel.
             futs = [pool.submit(_propagate, spec, slot_pieces, vals, counter, sched, 0, lo, hi, level, no_out)
                     for lo, hi in ((0, npos), (npos, size))]
@@ -517,13 +517,9 @@ def generate_table(material: Material, load_sub, progress=None, threads: int = 2
             if level <= max_sched:
                 futs = [pool.submit(_sched_scan, vals, counter, sched, level, lo, hi) for lo, hi in _split(size, 2)]
                 settled += sum(int(f.result()) for f in futs)
-            report(0.3 + 0.6 * min(1.0, level / max(60, max_sched + 1)), f"ply {level}")
-            if settled == 0 and level >= max_sched:
-                break
-            if level >= MAX_DIST:
-                raise RuntimeError("distance overflow")
-        stats.levels = level
-        del counter, sched
+            return settled
+        stats.levels = run_levels(one_level, max_sched, report)
+        counter = sched = None                      # freed before the rule pass (3 bytes an entry)
         if rule:
             stats.rule_changed = rule_pass(material, vals, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, pool,
                                            report)

@@ -22,9 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .codes import MAX_DIST
 from .generate import (BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables, rule_pass)
 from .index import parse_material
+from .levels import run_levels
 from .store import table_path
 
 
@@ -107,22 +107,16 @@ def generate_sliced(ray, material, dep_names: list, dep_files: list, slices: int
     try:
         max_sched = max(ray.get([a.init.remote() for a in actors]))
         report(0.3, "init")
-        level = 0
-        while True:
-            level += 1
+
+        def one_level(level):
             found = [a.propagate.options(num_returns=k + 1).remote(level) for a in actors]
             waves = [found[i][0] for i in range(k)]
             waves += [actors[j].settle.remote(level, *[found[i][j + 1] for i in range(k) if i != j])
                       for j in range(k)]
             if level <= max_sched:
                 waves += [a.sched_scan.remote(level) for a in actors]
-            settled = sum(ray.get(waves))
-            report(0.3 + 0.6 * min(1.0, level / max(60, max_sched + 1)), f"ply {level}")
-            if settled == 0 and level >= max_sched:
-                break
-            if level >= MAX_DIST:
-                raise RuntimeError("distance overflow")
-        stats.levels = level
+            return sum(ray.get(waves))
+        stats.levels = run_levels(one_level, max_sched, report)
         vals = np.concatenate(ray.get([a.values.remote() for a in actors]))
     finally:
         for a in actors:

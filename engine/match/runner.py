@@ -167,10 +167,10 @@ class Match:
             names.append(eng.name)
             self.out(f"Engine {len(names)}: {eng.name} ({eng.proto}: {' '.join(spec.cmd)})")
             self._spare[len(names) - 1] = eng         # handed to the first worker that needs it
-        seen = Counter()
-        for i, n in enumerate(names):
+        seen, given = Counter(), list(names)        # two engines of one name: "Shuai #1", "Shuai #2"
+        for i, n in enumerate(given):
             seen[n] += 1
-            if names.count(n) > 1:
+            if given.count(n) > 1:
                 names[i] = f"{n} #{seen[n]}"
         for spec, n in zip(self.cfg.specs, names):
             spec.name = n
