@@ -47,6 +47,13 @@ bench: setup
 	$(BIN)/python scripts/bench_search.py --movetime 2000
 	$(BIN)/python scripts/bench_startup.py
 
+# Issue 16's benchmark (about 25 minutes on 2 cores): the default table set built on one machine, on a local
+# Ray instance and on Ray with its larger tables sliced (wall times, files compared), and the largest table
+# this machine builds in reasonable time with its peak memory.
+.PHONY: bench-cluster
+bench-cluster: setup $(CLUSTER_STAMP)
+	$(BIN)/python scripts/bench_cluster.py --sliced --largest KRvKNAABB
+
 # The long matches (hours): Shuai vs MaxQi, vs Fairy-Stockfish, and a 100-game time-forfeit check;
 # PGN, engine logs and summaries under $(MATCH_OUT).  See scripts/match.sh for the knobs (games, time controls).
 MATCH_OUT ?= /tmp/shuai-match
