@@ -25,15 +25,14 @@ setup: $(STAMP)
 play: setup
 	$(BIN)/shuai play
 
-# The tests also need the cluster extra (Ray: tests/test_cluster.py starts a local instance with 2 CPUs); its
-# tests share one worker (--dist loadgroup), so that one Ray instance serves them all.
+# The tests also need the cluster extra (Ray: tests/test_cluster.py starts a local instance with 2 CPUs).
 CLUSTER_STAMP := $(VENV)/.cluster-stamp
 $(CLUSTER_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,cluster]'
 	touch $(CLUSTER_STAMP)
 
 test: setup $(CLUSTER_STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q tests
+	$(BIN)/python -m pytest -n 2 -q tests
 
 # The quick benchmarks (about 6 minutes on 2 quiet cores), ours beside Fairy-Stockfish's in the same run:
 # move generation (perft), mate puzzles at 1 s (and ours within node budgets, alone), search speed at 2 s a

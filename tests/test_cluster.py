@@ -1,6 +1,5 @@
-"""``--cluster``: table builds and matches as Ray tasks, on a local Ray instance with 2 CPUs started once for
-this module (the tests share one pytest worker: ``xdist_group``).  The files and records must be exactly a
-local run's."""
+"""``--cluster``: table builds and matches as Ray tasks, on a local Ray instance with 2 CPUs.  The files and
+records must be exactly a local run's."""
 import subprocess
 import sys
 from pathlib import Path
@@ -20,16 +19,18 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
 FAKE = f"{sys.executable} {ROOT / 'tests' / 'fakes' / 'fake_engine.py'}"
 
-pytestmark = pytest.mark.xdist_group("ray")
-
-
 @pytest.fixture(scope="module")
-def ray_cluster():
+def ray_cluster(tmp_path_factory):
+    """A local Ray instance with 2 CPUs for this module's tests.  One at a time among the test workers (a lock
+    in their shared temporary directory): a second worker's ``--cluster auto`` would join the first one's
+    instance and lose it when the first shuts it down."""
     ray = pytest.importorskip("ray", reason="the cluster extra is not installed (pip install '.[cluster]')")
+    from filelock import FileLock                   # a dependency of Ray's
     from engine.cluster import connect
-    connect("auto", num_cpus=2)
-    yield ray
-    ray.shutdown()
+    with FileLock(str(tmp_path_factory.getbasetemp().parent / "shuai-ray.lock")):
+        connect("auto", num_cpus=2)
+        yield ray
+        ray.shutdown()
 
 
 def _files(directory: Path) -> dict:
