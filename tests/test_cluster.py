@@ -76,6 +76,42 @@ def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluste
     assert bad.exit_code == 2 and "--slice-above and --slices need --cluster" in bad.output
 
 
+def _kill_first_task(name: str, stop, killed: list) -> None:
+    """SIGKILL the first worker process found running the Ray task ``name`` (its title is ``ray::NAME``)."""
+    import os
+    import signal
+    while not stop.is_set() and not killed:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                title = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
+            except OSError:
+                continue
+            if title.startswith(f"ray::{name}".encode()):
+                os.kill(int(pid), signal.SIGKILL)
+                killed.append(int(pid))
+                return
+        stop.wait(0.02)
+
+
+def test_a_worker_killed_mid_build_costs_only_its_task(ray_cluster, tmp_path):
+    """The worker building a table is killed (SIGKILL) while it works: Ray runs the task again, and the
+    directory ends with the same files as a local build -- no half-written one."""
+    import threading
+    local, remote = tmp_path / "local", tmp_path / "ray"
+    Builder(local).build(["KRNvKA"])
+    stop, killed = threading.Event(), []
+    killer = threading.Thread(target=_kill_first_task, args=("build_table_task", stop, killed))
+    killer.start()
+    try:
+        r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "KRNvKA"])
+    finally:
+        stop.set()
+        killer.join()
+    assert killed, "no build task was seen running"
+    assert r.exit_code == 0, r.output
+    assert _files(remote) == _files(local) and not list(remote.glob("*.tmp*"))
+
+
 def _match(tmp_path, name, *more):
     pgn = tmp_path / f"{name}.pgn"
     r = CliRunner().invoke(match, [
