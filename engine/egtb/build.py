@@ -142,3 +142,11 @@ class Builder:
             self._memo[material] = values
         return BuildRecord(material.name, material.size, time.perf_counter() - t0, nbytes,
                            time.process_time() - c0, stats.levels, max_distance(values), stats.rule_changed, True)
+
+
+def make_builder(game: str, directory, chunk: int, rule: bool = True, threads: int = 2) -> Builder:
+    """The builder of ``game`` ("xiangqi" or "chess")."""
+    if game == "chess":
+        from .chess_build import ChessBuilder
+        return ChessBuilder(directory, chunk=chunk, threads=threads)
+    return Builder(directory, chunk=chunk, rule=rule, threads=threads)

@@ -60,7 +60,7 @@ def build_cmd(materials, directory, game, default_set, one_attacker, force, no_r
     except MaterialError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    from .cluster_build import make_builder
+    from .build import make_builder
     builder = make_builder(game, directory, chunk, rule=not no_rule)
     if cluster is not None:
         _build_on_cluster(builder, game, names, force, cluster, quiet, slice_above, slices)

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import tempfile
 
-from .build import BuildRecord, Builder, plan
+from .build import BuildRecord, Builder, make_builder, plan
 from .store import remove_stale_temporaries, table_path, write_atomically
 
 TASK_RETRIES = 3                # a task whose worker died is run again this many times
 SLICE_ABOVE = 500_000_000       # entries: a larger xiangqi table is built in slices by several workers
 
 
-def make_builder(game: str, directory, chunk: int, rule: bool = True, threads: int = 2) -> Builder:
-    """The builder of ``game`` ("xiangqi" or "chess")."""
-    if game == "chess":
-        from .chess_build import ChessBuilder
-        return ChessBuilder(directory, chunk=chunk, threads=threads)
-    return Builder(directory, chunk=chunk, rule=rule, threads=threads)
+def unpack_tables(directory, suffix: str, names: list, files) -> None:
+    """Write the table files whose bytes Ray handed to a task (``files``, in the order of ``names``) into
+    ``directory``, where a builder reads them."""
+    for name, data in zip(names, files):
+        table_path(directory, name, suffix).write_bytes(data)
 
 
 def build_table_task(game: str, name: str, chunk: int, rule: bool, threads: int, slices: int, dep_names: list,
@@ -33,14 +32,13 @@ def build_table_task(game: str, name: str, chunk: int, rule: bool, threads: int,
     built by that many actors (engine.egtb.sliced), this task coordinating."""
     with tempfile.TemporaryDirectory(prefix="shuai-tb-") as d:
         builder = make_builder(game, d, chunk, rule, threads)
-        for dep, data in zip(dep_names, dep_files):
-            table_path(d, dep, builder.suffix).write_bytes(data)
+        unpack_tables(d, builder.suffix, dep_names, dep_files)
         material = builder.parse(name).canonical()[0]
         if slices > 1:
             import ray
             from .sliced import generate_sliced
-            builder.generate = lambda m, progress: generate_sliced(ray, m, dep_names, dep_files, slices, chunk,
-                                                                   rule, progress, threads)
+            builder.generate = lambda m, progress: generate_sliced(ray, m, builder.load, dep_names, dep_files,
+                                                                   slices, chunk, rule, progress, threads)
         record = builder.build_one(material)
         return table_path(d, name, builder.suffix).read_bytes(), record
 

@@ -25,7 +25,6 @@ import numpy as np
 from .generate import (BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables, rule_pass)
 from .index import parse_material
 from .levels import run_levels
-from .store import table_path
 
 
 def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
@@ -38,10 +37,10 @@ def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
 def _smaller_tables(material, dep_names, dep_files):
     """The arrays of ``capture_tables`` from the smaller tables' file bytes."""
     from .build import Builder
+    from .cluster_build import unpack_tables
     with tempfile.TemporaryDirectory(prefix="shuai-slice-") as d:
         builder = Builder(d)
-        for dep, data in zip(dep_names, dep_files):
-            table_path(d, dep, builder.suffix).write_bytes(data)
+        unpack_tables(d, builder.suffix, dep_names, dep_files)
         return capture_tables(material, builder.load)
 
 
@@ -86,10 +85,11 @@ class TableSlice:
         return self.vals
 
 
-def generate_sliced(ray, material, dep_names: list, dep_files: list, slices: int, chunk: int, rule: bool = True,
-                    progress=None, threads: int = 1):
+def generate_sliced(ray, material, load_sub, dep_names: list, dep_files: list, slices: int, chunk: int,
+                    rule: bool = True, progress=None, threads: int = 1):
     """The values of ``material`` (canonical), built by ``slices`` actors; returns (values, BuildStats) as
-    ``generate_table`` does, and the same values."""
+    ``generate_table`` does, and the same values.  The actors get the smaller tables as ``dep_files`` (their
+    bytes, in the order of ``dep_names``); the perpetual-check pass, here, reads them through ``load_sub``."""
     report = progress or (lambda f, t: None)
     stats = BuildStats()
     bounds = slice_bounds(material.size, slices, chunk)
@@ -123,7 +123,7 @@ def generate_sliced(ray, material, dep_names: list, dep_files: list, slices: int
             ray.kill(a)
         remove_placement_group(group)
     if rule:
-        subs = _smaller_tables(material, dep_names, dep_files)
+        subs = capture_tables(material, load_sub)
         with ThreadPoolExecutor(max(1, threads)) as pool:
             stats.rule_changed = rule_pass(material, vals, *subs, pool, report)
     report(1.0, "done")

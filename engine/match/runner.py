@@ -239,7 +239,7 @@ class Match:
         self._spare.clear()
         ray = connect(self.cfg.cluster)
         task = ray.remote(num_cpus=1, max_retries=2)(play_jobs)
-        shared = ray.put(replace(self.cfg, cluster=None, log_path=None))
+        shared = ray.put(self.cfg)                  # play_jobs drops what only the driver does (PGN, log, SPRT)
         groups = iter(pairs_of(self.jobs))
         slots = self.cfg.concurrency or cluster_cpus(ray)
         self._announce(slots, f" on Ray ({cluster_cpus(ray)} CPUs)")
