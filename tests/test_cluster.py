@@ -62,8 +62,8 @@ def test_tables_built_on_ray_are_byte_identical_to_a_local_build(ray_cluster, tm
 
 def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluster, tmp_path):
     """Tables above 100,000 entries cut into 3 slices (capped at the 2 CPUs: all slices run at once), levels
-    as waves of actor tasks; KRvKN also needs the perpetual-check pass (1,597 positions), run after the
-    values are gathered."""
+    as waves of actor tasks; KRvKN also needs the perpetual-check pass (1,597 positions: attractor rounds and
+    rule propagation), run in the slices too, and the slices encode their own chunks."""
     local, remote = tmp_path / "local", tmp_path / "ray"
     records = Builder(local).build(["KRvKN", "KCPvKA"])
     assert {r.name: r.rule_changed for r in records}["KRvKN"] == 1597

@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 
 from .build import BuildRecord, Builder, make_builder, plan
+from .index import parse_material
 from .store import remove_stale_temporaries, table_path, write_atomically
 
 TASK_RETRIES = 3                # a task whose worker died is run again this many times
@@ -30,16 +31,16 @@ def build_table_task(game: str, name: str, chunk: int, rule: bool, threads: int,
     """Runs on a worker: build table ``name`` from the files of its smaller tables (``dep_names``, whose bytes
     Ray passes as ``dep_files``); returns the new file's bytes and its record.  ``slices`` > 1: the table is
     built by that many actors (engine.egtb.sliced), this task coordinating."""
+    if slices > 1:
+        import ray
+        from .sliced import build_sliced
+        material = parse_material(name).canonical()[0]
+        parts, record = build_sliced(ray, material, dep_names, dep_files, slices, chunk, rule)
+        return b"".join(parts), record
     with tempfile.TemporaryDirectory(prefix="shuai-tb-") as d:
         builder = make_builder(game, d, chunk, rule, threads)
         unpack_tables(d, builder.suffix, dep_names, dep_files)
-        material = builder.parse(name).canonical()[0]
-        if slices > 1:
-            import ray
-            from .sliced import generate_sliced
-            builder.generate = lambda m, progress: generate_sliced(ray, m, builder.load, dep_names, dep_files,
-                                                                   slices, chunk, rule, progress, threads)
-        record = builder.build_one(material)
+        record = builder.build_one(builder.parse(name).canonical()[0])
         return table_path(d, name, builder.suffix).read_bytes(), record
 
 

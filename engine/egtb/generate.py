@@ -22,7 +22,7 @@ perpetual-check rule (below).
    pawn step is a move inside the table like any other (the graph just has no cycle through it).  The levels
    stop when a level settles nothing and no capture level is pending.  What is left is a draw -- for now.
 3. *Perpetual check* (Asian rules: a side that checks on every move of an endless line loses, unless the
-   other side checks on every move as well).  See :func:`rule_pass` below.
+   other side checks on every move as well).  See :mod:`engine.egtb.rule`.
 
 **Mirror images.**  The index keeps one of a position and its left-right mirror when the general pair is
 asymmetric.  Counters must match moves exactly, so an event is processed for both boards of its class and
@@ -44,7 +44,7 @@ from ..kernel import move_from, move_to
 from ..xiangqi.board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT, ST_SIDE,
                              ST_KING, ST_LEN, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
                              HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
-from ..xiangqi.movegen import GEN_ALL, generate, is_legal, king_attacked, gives_check
+from ..xiangqi.movegen import GEN_ALL, generate, is_legal, king_attacked
 from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE
 from .index import (MAX_SLOTS, MIRROR, KP_CODE, Material, decode, encode_board, encode_slots)
 from .levels import run_levels
@@ -207,6 +207,56 @@ def _settle(vals, counter, sched, i, level, event_lost):
     return 0
 
 
+MAX_PREDECESSORS = 2 * 16 * 17         # both mirror images x pieces x the squares a rook can come from
+
+
+@njit(cache=True, inline="always")
+def _predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted):
+    """The predecessors of the position decoded in ``psq``/``board`` (left changed): the indices reached by
+    un-moving a piece of ``mover`` (non-captures), for both boards of its mirror class.  ``counted[k]``: the
+    predecessor board is the representative of its class -- a move into the event counts once for its stored
+    position only when restricted to these (a predecessor of the other board makes the same move mirrored).
+    Returns how many."""
+    nslots = spec[3]
+    both = (psq[0] % 9) != 4 or (psq[1] % 9) != 4          # a class of two boards: process both
+    n = 0
+    for image in range(2 if both else 1):
+        if image == 1:
+            for s in range(nslots):
+                board[psq[s]] = 0
+            for s in range(nslots):
+                psq[s] = MIRROR[psq[s]]
+                board[psq[s]] = slot_pieces[s]
+        for s in range(nslots):
+            piece = slot_pieces[s]
+            if (piece >> 3) != mover:
+                continue
+            sq = psq[s]
+            nf = _unmove_squares(board, sq, piece, froms)
+            if nf == 0:
+                continue
+            board[sq] = 0
+            for j in range(nf):
+                psq[s] = froms[j]
+                preds[n] = encode_slots(psq, spec, mover)
+                counted[n] = (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 0
+                n += 1
+            psq[s] = sq
+            board[sq] = piece
+    return n
+
+
+@njit(cache=True, inline="always")
+def _collect(out, nout, value):
+    """Append ``value`` to ``out`` (grown when full); returns (out, nout)."""
+    if nout == out.shape[0]:
+        grown = np.empty(2 * out.shape[0] + 1024, np.int64)
+        grown[:nout] = out[:nout]
+        out = grown
+    out[nout] = value
+    return out, nout + 1
+
+
 @njit(cache=True, nogil=True)
 def _propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out):
     """Level ``level``: the events are the entries of [lo, hi) settled at distance ``level - 1``; their
@@ -214,11 +264,12 @@ def _propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out
     ``base + len(vals)``), else their indices are collected for the slice that holds them.  Returns (positions
     settled, the collected indices: ``out`` or a larger copy, and how many)."""
     npos = spec[1]
-    nslots = spec[3]
     end = base + vals.shape[0]
     psq = np.zeros(MAX_SLOTS, np.int64)
     board = np.zeros(NSQ, np.int8)
     froms = np.zeros(32, np.int64)
+    preds = np.zeros(MAX_PREDECESSORS, np.int64)
+    counted = np.zeros(MAX_PREDECESSORS, np.bool_)
     target = DIST0 + level - 1
     event_lost = (level - 1) % 2 == 0
     settled = 0
@@ -228,40 +279,15 @@ def _propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out
             continue
         mover = 1 if idx < npos else 0     # the side that made the last move, to move in the predecessors
         decode(idx, spec, psq, board)
-        both = (psq[0] % 9) != 4 or (psq[1] % 9) != 4          # a class of two boards: process both
-        for image in range(2 if both else 1):
-            if image == 1:
-                for s in range(nslots):
-                    board[psq[s]] = 0
-                for s in range(nslots):
-                    psq[s] = MIRROR[psq[s]]
-                    board[psq[s]] = slot_pieces[s]
-            for s in range(nslots):
-                piece = slot_pieces[s]
-                if (piece >> 3) != mover:
-                    continue
-                sq = psq[s]
-                nf = _unmove_squares(board, sq, piece, froms)
-                if nf == 0:
-                    continue
-                board[sq] = 0
-                for j in range(nf):
-                    psq[s] = froms[j]
-                    q = encode_slots(psq, spec, mover)
-                    # a win event counts once per stored board: only when the predecessor board is the
-                    # representative of its mirror class
-                    if event_lost or (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 0:
-                        if base <= q < end:
-                            settled += _settle(vals, counter, sched, q - base, level, event_lost)
-                        else:
-                            if nout == out.shape[0]:
-                                grown = np.empty(2 * out.shape[0] + 1024, np.int64)
-                                grown[:nout] = out[:nout]
-                                out = grown
-                            out[nout] = q
-                            nout += 1
-                psq[s] = sq
-                board[sq] = piece
+        n = _predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted)
+        for j in range(n):
+            # a win event counts once per stored board (a counter counts moves)
+            if event_lost or counted[j]:
+                q = preds[j]
+                if base <= q < end:
+                    settled += _settle(vals, counter, sched, q - base, level, event_lost)
+                else:
+                    out, nout = _collect(out, nout, q)
     return settled, out, nout
 
 
@@ -285,155 +311,6 @@ def _sched_scan(vals, counter, sched, level, lo, hi):
                 vals[idx] = DIST0 + level
                 settled += 1
     return settled
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Perpetual-check kernels
-# ----------------------------------------------------------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def _is_loss(code):
-    """Is ``code`` a loss for its side to move (by mate or by the rule)?"""
-    if code >= RULE_BASE:
-        return (code - RULE_BASE) % 2 == 0
-    return code >= DIST0 and (code - DIST0) % 2 == 0
-
-
-@njit(cache=True, inline="always")
-def _is_win(code):
-    if code >= RULE_BASE:
-        return (code - RULE_BASE) % 2 == 1
-    return code >= DIST0 and (code - DIST0) % 2 == 1
-
-
-@njit(cache=True)
-def _expand(idx, spec, vals, psq, board, st, moves, out_q, out_code, out_chk, sub_specs, sub_vals, sub_off,
-            cap_sub, cap_flip, work):
-    """Legal moves of position ``idx``: for each, the child index (-1 when a capture leaves the table), the
-    child's value code and whether the move gives check.  Returns (side to move, number of moves)."""
-    side = decode(idx, spec, psq, board)
-    st[ST_SIDE] = side
-    st[ST_KING] = psq[0]
-    st[ST_KING + 1] = psq[1]
-    n = generate(board, side, moves, GEN_ALL)
-    checked = king_attacked(board, psq[side], side ^ 1)
-    k = 0
-    for i in range(n):
-        m = moves[i]
-        if not is_legal(board, st, m, checked):
-            continue
-        frm = move_from(m)
-        to = move_to(m)
-        out_chk[k] = gives_check(board, st, m)
-        cap = board[to]
-        if cap != 0:
-            out_q[k] = -1
-            out_code[k] = _capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip,
-                                        work)
-        else:
-            s = 0
-            while psq[s] != frm:
-                s += 1
-            psq[s] = to
-            q = encode_slots(psq, spec, side ^ 1)
-            psq[s] = frm
-            out_q[k] = q
-            out_code[k] = vals[q]
-        k += 1
-    return side, k
-
-
-@njit(cache=True, inline="always")
-def _expand_buffers():
-    """Scratch arrays for ``_expand``: piece slots, work slots, board, state, moves, and per move the child's
-    index, its code and whether it gives check."""
-    return (np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int64), np.zeros(NSQ, np.int8),
-            np.zeros(ST_LEN, np.int32), np.zeros(MAX_MOVES, np.int32), np.zeros(MAX_MOVES, np.int64),
-            np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.bool_))
-
-
-@njit(cache=True, nogil=True)
-def _rule_propagate(spec, vals, mark, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
-    """Drawn positions with a move into a position lost for the opponent (mark 1), or with every move into a
-    position won by the opponent (mark 2), rule-decided results among them.  Only marks; returns how many."""
-    psq, work, board, st, moves, cq, cc, ck = _expand_buffers()
-    marked = 0
-    for idx in range(lo, hi):
-        if vals[idx] != DRAW:
-            continue
-        side, n = _expand(idx, spec, vals, psq, board, st, moves, cq, cc, ck, sub_specs, sub_vals, sub_off,
-                          cap_sub, cap_flip, work)
-        win = False
-        all_lose = n > 0
-        for i in range(n):
-            c = cc[i]
-            if _is_loss(c):
-                win = True
-                break
-            if not _is_win(c):
-                all_lose = False
-        if win:
-            mark[idx] = 1
-            marked += 1
-        elif all_lose:
-            mark[idx] = 2
-            marked += 1
-    return marked
-
-
-@njit(cache=True, nogil=True)
-def _apply_marks(vals, mark, npos, order, lo, hi):
-    for idx in range(lo, hi):
-        if mark[idx] != 0:
-            vals[idx] = RULE_BASE + 2 * order + (1 if mark[idx] == 1 else 0)
-            mark[idx] = 0
-
-
-@njit(cache=True, nogil=True)
-def _buchi_sweep(spec, vals, in_z, in_a, checker, first, lo, hi, sub_specs, sub_vals, sub_off, cap_sub,
-                 cap_flip):
-    """One sweep of the attractor computation of the perpetual-check pass over indices [lo, hi) (one half).
-    ``first``: the sweep that seeds A with the checker's positions that have a quiet move staying in Z.
-    Returns how many positions joined A."""
-    psq, work, board, st, moves, cq, cc, ck = _expand_buffers()
-    added = 0
-    for idx in range(lo, hi):
-        if in_z[idx] == 0 or in_a[idx] != 0:
-            continue
-        side, n = _expand(idx, spec, vals, psq, board, st, moves, cq, cc, ck, sub_specs, sub_vals, sub_off,
-                          cap_sub, cap_flip, work)
-        ok = False
-        if side == checker:
-            for i in range(n):
-                q = cq[i]
-                if q < 0:
-                    if not _is_win(cc[i]):         # a capture into a drawn (or won) smaller position: safe
-                        ok = True
-                        break
-                elif first:
-                    if not ck[i] and in_z[q] != 0:
-                        ok = True
-                        break
-                elif in_a[q] != 0:
-                    ok = True
-                    break
-        elif not first:
-            ok = True
-            for i in range(n):
-                q = cq[i]
-                c = cc[i]
-                if q < 0 or c != DRAW:
-                    if _is_loss(c):                # the defender wins outright
-                        ok = False
-                        break
-                elif in_a[q] == 0:
-                    if in_z[q] == 0 or not ck[i]:  # into a removed position, or a quiet escape
-                        ok = False
-                        break
-        if ok:
-            in_a[idx] = 1
-            added += 1
-    return added
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -521,104 +398,11 @@ def generate_table(material: Material, load_sub, progress=None, threads: int = 2
         stats.levels = run_levels(one_level, max_sched, report)
         counter = sched = None                      # freed before the rule pass (3 bytes an entry)
         if rule:
-            stats.rule_changed = rule_pass(material, vals, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, pool,
-                                           report)
+            from .rule import WholeTable, rule_pass        # (it builds on this module's kernels)
+            table = WholeTable(material, vals, (sub_specs, sub_vals, sub_off, cap_sub, cap_flip), pool)
+            stats.rule_changed = rule_pass(material, table, report)
     finally:
         pool.shutdown()
     report(1.0, "done")
     stats.seconds = time.perf_counter() - t0
     return vals, stats
-
-
-def rule_pass(material, vals, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, pool, report):
-    """The perpetual-check correction (Asian rules).  Returns the number of positions it changed.
-
-    After the levels, ``DRAW`` entries are positions where neither side can force mate.  Some of them are
-    draws only because a side *C* keeps checking for ever -- under the Asian rules that side loses.  For each
-    side C that has a piece able to give check, with Z = the drawn positions, we solve the game "C must make
-    a non-checking move infinitely often, staying in Z" (a Buchi game, nested fixpoint):
-
-    * A = C-to-move positions of Z with a non-checking move into Z (or a capture into a drawn smaller
-      position), closed under: C-to-move positions with any move into A; positions of the other side O whose
-      every move goes into A, or to a position O loses, or a checking move of O into Z (see the limit
-      below);
-    * if A = Z we are done; otherwise Z - A is won by O (C to move: lost) and the round repeats with Z = A.
-
-    In Z - A, O's strategy uses only quiet moves (or moves into earlier rounds), C's quiet moves lead into
-    earlier rounds, so every endless line ends with C checking on every move while O never checks: a loss for
-    C.  Those positions get ``RULE_BASE + 2 * order + (1 if the side to move wins)`` where ``order`` numbers
-    the rounds (the winner keeps it from growing: into a lower order, or a quiet move into the same).
-    Then plain propagation (a move into a lost position wins, only moves into won ones lose) spreads these
-    results, and the passes repeat for both sides until nothing changes; rule-decided results of smaller
-    tables enter through captures the same way.
-
-    Limits: (1) mutual perpetual check (both sides check on every move: a draw) is handled conservatively --
-    a checking move of O never counts as O's way out, so a draw is never turned into a loss because of it, but
-    a few real wins of O that need O's own checks inside the cycle may stay draws; (2) perpetual chasing and
-    the other Asian rules about idle/one-check-one-chase cycles are not modelled; (3) no 60-move rule;
-    (4) rule-decided results carry an order, not a distance to mate.
-    """
-    npos = material.npos
-    size = material.size
-    spec = material.spec()
-    checkers = [c for c in (0, 1) if material.can_check(c)]
-    has_rule = bool((sub_vals >= RULE_BASE).any())
-    if not checkers and not has_rule:
-        return 0
-    mark = np.zeros(size, np.uint8)
-    in_z = np.zeros(size, np.uint8)
-    in_a = np.zeros(size, np.uint8)
-    order = 0
-    changed_total = 0
-    halves = [(0, npos), (npos, size)]
-
-    subs = (sub_specs, sub_vals, sub_off, cap_sub, cap_flip)
-    progress = True
-    while progress:
-        progress = False
-        # Plain propagation of rule-decided results.
-        while has_rule:
-            marked = sum(int(f.result()) for f in [pool.submit(_rule_propagate, spec, vals, mark, lo, hi, *subs)
-                                                   for lo, hi in halves])
-            if not marked:
-                break
-            for f in [pool.submit(_apply_marks, vals, mark, npos, order, lo, hi) for lo, hi in halves]:
-                f.result()
-            order += 1
-            changed_total += marked
-            progress = True
-        for checker in checkers:
-            report(0.9, f"perpetual check ({'red' if checker == 0 else 'black'})")
-            np.copyto(in_z, (vals == DRAW).view(np.uint8))
-            removed_total = 0
-            while True:
-                in_a[:] = 0
-                for f in [pool.submit(_buchi_sweep, spec, vals, in_z, in_a, checker, True, lo, hi, *subs)
-                          for lo, hi in halves]:
-                    f.result()
-                while True:
-                    added = sum(int(f.result()) for f in
-                                [pool.submit(_buchi_sweep, spec, vals, in_z, in_a, checker, False, lo, hi, *subs)
-                                 for lo, hi in halves])
-                    if not added:
-                        break
-                removed = (in_z != 0) & (in_a == 0)
-                n_removed = int(removed.sum())
-                if n_removed == 0:
-                    break
-                # Round results: the checker to move loses, the other side to move wins.
-                side_of = np.zeros(size, np.bool_)
-                side_of[npos:] = True
-                winner_moves = side_of != bool(checker)
-                vals[removed & winner_moves] = RULE_BASE + 2 * order + 1
-                vals[removed & ~winner_moves] = RULE_BASE + 2 * order
-                order += 1
-                np.copyto(in_z, in_a)
-                removed_total += n_removed
-            if removed_total:
-                changed_total += removed_total
-                has_rule = True
-                progress = True
-        if order >= (0xFFFF - RULE_BASE) // 2:
-            raise RuntimeError("too many perpetual-check rounds")
-    return changed_total

@@ -1,6 +1,6 @@
 """One xiangqi table built by several Ray workers: its index cut into slices, each held by an actor
 (``TableSlice``: the values, counters and capture levels of its entries, 5 bytes an entry), the retrograde
-passes run as waves of tasks.
+passes run as waves of tasks.  No machine ever holds the whole table.
 
 * **Initialisation:** every actor runs pass 1 over its own entries (each reads the smaller tables, which
   reach it through the object store).
@@ -9,22 +9,31 @@ passes run as waves of tasks.
   holds them, to their actors, which settle them next (``_settle_all``); then the capture levels due
   (``_sched_scan``).  Settling commutes within a level, so the values are exactly those of the one-machine
   generator (``generate_table``), whatever order the messages arrive in.
-* **The end:** the coordinator (a task of its own, which holds no CPU while it waits) gathers the values
-  (2 bytes an entry), runs the perpetual-check pass there when the table needs one, and the file is written
-  by the same code as a local build.
+* **The perpetual-check pass** (:mod:`engine.egtb.rule`) is made of the same kind of waves -- each step
+  pushes to predecessors, those of other slices as messages -- with a counter and a flag an entry in place
+  of the levels' counter and capture level; the coordinator runs the same driver (``rule_pass``) as a local
+  build, over the slices.
+* **The file:** each actor encodes its own chunks (the slices are cut on chunk boundaries); the coordinator
+  (a task of its own, which holds no CPU while it waits) puts the header and the chunk table in front.  The
+  bytes are those of a local build.
 
 Only xiangqi tables are sliced; chess tables are built whole by one worker.
 """
 from __future__ import annotations
 
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+import time
 
 import numpy as np
 
-from .generate import (BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables, rule_pass)
+from .build import BuildRecord, Builder
+from .cluster_build import unpack_tables
+from .codes import RULE_BASE
+from .generate import BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables
 from .index import parse_material
 from .levels import run_levels
+from .rule import ATTR_OWN, _rule_receive, _rule_scan, _rule_step, rule_pass
+from .store import encode_chunks, max_distance, table_parts, widest_code
 
 
 def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
@@ -36,8 +45,6 @@ def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
 
 def _smaller_tables(material, dep_names, dep_files):
     """The arrays of ``capture_tables`` from the smaller tables' file bytes."""
-    from .build import Builder
-    from .cluster_build import unpack_tables
     with tempfile.TemporaryDirectory(prefix="shuai-slice-") as d:
         builder = Builder(d)
         unpack_tables(d, builder.suffix, dep_names, dep_files)
@@ -69,9 +76,7 @@ class TableSlice:
         slice, in slice order (none for this one)]."""
         settled, self.out, n = _propagate(self.spec, self.slot_pieces, self.vals, self.counter, self.sched,
                                           self.lo, self.lo, self.hi, level, self.out)
-        found = np.sort(self.out[:n])
-        cuts = np.searchsorted(found, self.starts[1:])
-        return [int(settled)] + np.split(found, cuts)
+        return [int(settled)] + self._by_slice(self.out[:n])
 
     def settle(self, level: int, *parts) -> int:
         """The predecessors the other slices found in this one."""
@@ -81,25 +86,84 @@ class TableSlice:
     def sched_scan(self, level: int) -> int:
         return int(_sched_scan(self.vals, self.counter, self.sched, level, 0, self.vals.shape[0]))
 
-    def values(self) -> np.ndarray:
-        return self.vals
+    def rule_begin(self) -> bool:
+        """Trade the levels' arrays for the rule pass's (a counter and a flag an entry); do the smaller tables
+        hold rule-decided results?"""
+        self.cnt, self.counter, self.sched = self.counter, None, None
+        self.flag = np.zeros(self.vals.shape[0], np.uint8)
+        return bool((self.subs[1] >= RULE_BASE).any())
+
+    def rule_step(self, step: int, checker: int, code: int) -> list:
+        """A step of the rule pass over the slice: [positions taken, then the messages for each slice]."""
+        taken, self.out, n = _rule_step(self.spec, self.slot_pieces, self.vals, self.cnt, self.flag, self.lo,
+                                        self.lo, self.hi, step, checker, code, *self.subs, self.out)
+        return [int(taken)] + self._by_slice(self.out[:n], 4)
+
+    def rule_receive(self, step: int, *parts) -> int:
+        for part in parts:
+            if part.size:
+                _rule_receive(self.vals, self.cnt, self.flag, self.lo, part, step >= ATTR_OWN)
+        return 0
+
+    def rule_scan(self, scan: int, checker: int, order: int) -> int:
+        return int(_rule_scan(self.vals, self.cnt, self.flag, self.material.npos, self.lo, self.lo, self.hi, scan,
+                              checker, order))
+
+    def summary(self) -> tuple[int, int]:
+        """(the widest code, the longest mate) of the slice: what the file header needs."""
+        return widest_code(self.vals), max_distance(self.vals)
+
+    def encode(self, value_bytes: int, chunk: int) -> tuple[list, float]:
+        """The slice's stored chunks, and the CPU seconds this actor has used."""
+        self.cnt = self.flag = None
+        return encode_chunks(self.vals, value_bytes, chunk, threads=1), time.process_time()
+
+    def _by_slice(self, found: np.ndarray, scale: int = 1) -> list:
+        """``found`` (indices times ``scale``, plus a tag below it) sorted and cut by the slice that holds them."""
+        found = np.sort(found)
+        return np.split(found, np.searchsorted(found, self.starts[1:] * scale))
 
 
-def generate_sliced(ray, material, load_sub, dep_names: list, dep_files: list, slices: int, chunk: int,
-                    rule: bool = True, progress=None, threads: int = 1):
-    """The values of ``material`` (canonical), built by ``slices`` actors; returns (values, BuildStats) as
-    ``generate_table`` does, and the same values.  The actors get the smaller tables as ``dep_files`` (their
-    bytes, in the order of ``dep_names``); the perpetual-check pass, here, reads them through ``load_sub``."""
+def _exchange(ray, actors, send: str, send_args: tuple, receive: str, receive_args: tuple) -> int:
+    """One wave: every actor runs ``send`` (it returns [a count, then what it found for each slice]); each
+    actor then ``receive``s what the others found for it.  Returns the sum of all the counts."""
+    k = len(actors)
+    found = [getattr(a, send).options(num_returns=k + 1).remote(*send_args) for a in actors]
+    counts = [found[i][0] for i in range(k)]
+    counts += [getattr(actors[j], receive).remote(*receive_args, *[found[i][j + 1] for i in range(k) if i != j])
+               for j in range(k)]
+    return sum(ray.get(counts))
+
+
+class SlicedRuleTable:
+    """The rule pass's steps (see ``engine.egtb.rule.WholeTable``) run over the slices' actors."""
+
+    def __init__(self, ray, actors):
+        self.ray, self.actors = ray, actors
+        self.sub_has_rule = any(ray.get([a.rule_begin.remote() for a in actors]))
+
+    def step(self, step, checker=0, code=0) -> int:
+        return _exchange(self.ray, self.actors, "rule_step", (step, checker, code), "rule_receive", (step,))
+
+    def scan(self, scan, checker=0, order=0) -> int:
+        return sum(self.ray.get([a.rule_scan.remote(scan, checker, order) for a in self.actors]))
+
+
+def build_sliced(ray, material, dep_names: list, dep_files: list, slices: int, chunk: int, rule: bool = True,
+                 progress=None) -> tuple[list, BuildRecord]:
+    """Build ``material`` (canonical) with ``slices`` actors, each given the smaller tables as ``dep_files``
+    (their bytes, in the order of ``dep_names``).  Returns (the byte strings of its file, its record): the same
+    file as a local build's, the values never gathered in one place."""
+    t0, c0 = time.perf_counter(), time.process_time()
     report = progress or (lambda f, t: None)
     stats = BuildStats()
     bounds = slice_bounds(material.size, slices, chunk)
     from ray.util.placement_group import placement_group, remove_placement_group
     from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
     refs = [ray.put(data) for data in dep_files]
-    k = len(bounds)
     # The slices start together or not at all (a placement group reserves their CPUs at once, spread over the
     # machines): two sliced tables each holding part of the CPUs would wait for each other for ever.
-    group = placement_group([{"CPU": 1}] * k, strategy="SPREAD")
+    group = placement_group([{"CPU": 1}] * len(bounds), strategy="SPREAD")
     ray.get(group.ready())
     actor = ray.remote(num_cpus=1, max_restarts=0)(TableSlice)
     actors = [actor.options(scheduling_strategy=PlacementGroupSchedulingStrategy(group, i))
@@ -109,22 +173,25 @@ def generate_sliced(ray, material, load_sub, dep_names: list, dep_files: list, s
         report(0.3, "init")
 
         def one_level(level):
-            found = [a.propagate.options(num_returns=k + 1).remote(level) for a in actors]
-            waves = [found[i][0] for i in range(k)]
-            waves += [actors[j].settle.remote(level, *[found[i][j + 1] for i in range(k) if i != j])
-                      for j in range(k)]
+            settled = _exchange(ray, actors, "propagate", (level,), "settle", (level,))
             if level <= max_sched:
-                waves += [a.sched_scan.remote(level) for a in actors]
-            return sum(ray.get(waves))
+                settled += sum(ray.get([a.sched_scan.remote(level) for a in actors]))
+            return settled
         stats.levels = run_levels(one_level, max_sched, report)
-        vals = np.concatenate(ray.get([a.values.remote() for a in actors]))
+        if rule:
+            stats.rule_changed = rule_pass(material, SlicedRuleTable(ray, actors), report)
+        summaries = ray.get([a.summary.remote() for a in actors])
+        value_bytes = 1 if max(s[0] for s in summaries) < 256 else 2
+        max_dist = max(s[1] for s in summaries)
+        report(0.95, "compressing")
+        encoded = ray.get([a.encode.remote(value_bytes, chunk) for a in actors])
+        blobs = [b for part, _ in encoded for b in part]
     finally:
         for a in actors:
             ray.kill(a)
         remove_placement_group(group)
-    if rule:
-        subs = capture_tables(material, load_sub)
-        with ThreadPoolExecutor(max(1, threads)) as pool:
-            stats.rule_changed = rule_pass(material, vals, *subs, pool, report)
+    parts = table_parts(material.name, material.size, material.npos, chunk, value_bytes, max_dist, rule, blobs)
     report(1.0, "done")
-    return vals, stats
+    cpu = time.process_time() - c0 + sum(c for _, c in encoded)
+    return parts, BuildRecord(material.name, material.size, time.perf_counter() - t0, sum(len(b) for b in parts), cpu,
+                              stats.levels, max_dist, stats.rule_changed, True)

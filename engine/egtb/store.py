@@ -153,20 +153,21 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEFAULT_CHUNK,
-                rule_applied: bool = True, threads: int = 2, magic: bytes = MAGIC) -> int:
-    """Write ``values`` (uint16 codes) as a table file, atomically; returns the file size in bytes.
-    ``magic``: the game's file magic (xiangqi ``MAGIC``; chess tables use their own, see ``chess_probe``)."""
+def widest_code(values: np.ndarray) -> int:
+    """The largest value code among the legal entries (0 when there is none): a table whose codes all stay
+    below 256 stores a byte an entry."""
+    codes = values[values != ILLEGAL]
+    return int(codes.max()) if codes.size else 0
+
+
+def encode_chunks(values: np.ndarray, value_bytes: int, chunk: int = DEFAULT_CHUNK, threads: int = 2) -> list:
+    """The stored chunks of ``values`` (cut every ``chunk`` entries; a chunk depends on its own entries alone,
+    so the slices of a table, cut on chunk boundaries, are encoded apart)."""
     import zstandard
-    path = Path(path)
     if not 0 < chunk <= MAX_CHUNK:
         raise ValueError(f"chunk size must be 1..{MAX_CHUNK}")
     values = np.asarray(values, np.uint16)
-    size = int(values.size)
-    codes = values[values != ILLEGAL]
-    value_bytes = 1 if (codes.size == 0 or int(codes.max()) < 256) else 2
-    max_dist = max_distance(values)
-    nchunks = -(-size // chunk)
+    nchunks = -(-int(values.size) // chunk)
     local = threading.local()
 
     def job(i):                              # zstandard releases the GIL: chunks compress on all threads
@@ -175,19 +176,34 @@ def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEF
         return encode_chunk(values[i * chunk:(i + 1) * chunk], value_bytes, local.cctx)
     if threads > 1 and nchunks > 1:
         with ThreadPoolExecutor(threads) as ex:
-            blobs = list(ex.map(job, range(nchunks)))
-    else:
-        blobs = [job(i) for i in range(nchunks)]
+            return list(ex.map(job, range(nchunks)))
+    return [job(i) for i in range(nchunks)]
+
+
+def table_parts(name: str, size: int, npos: int, chunk: int, value_bytes: int, max_dist: int, rule_applied: bool,
+                blobs: list, magic: bytes = MAGIC) -> list:
+    """The byte strings of a table file (header, chunk table, chunks) around its encoded chunks."""
     table = bytearray()
-    offset = HEADER_SIZE + nchunks * CHUNK_ENTRY.size
+    offset = HEADER_SIZE + len(blobs) * CHUNK_ENTRY.size
     for b in blobs:
         table += CHUNK_ENTRY.pack(offset, len(b), zlib.crc32(b))
         offset += len(b)
     head = HEADER.pack(magic, FORMAT_VERSION, value_bytes, FLAG_RULE if rule_applied else 0,
-                       name.encode("ascii"), size, npos, chunk, nchunks, max_dist, 0, zlib.crc32(table), 0)
+                       name.encode("ascii"), size, npos, chunk, len(blobs), max_dist, 0, zlib.crc32(table), 0)
     head = head[:-4] + struct.pack("<I", zlib.crc32(head[:-4]))
-    write_atomically(path, [head, table, *blobs])
-    return offset
+    return [head, bytes(table), *blobs]
+
+
+def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEFAULT_CHUNK,
+                rule_applied: bool = True, threads: int = 2, magic: bytes = MAGIC) -> int:
+    """Write ``values`` (uint16 codes) as a table file, atomically; returns the file size in bytes.
+    ``magic``: the game's file magic (xiangqi ``MAGIC``; chess tables use their own, see ``chess_probe``)."""
+    values = np.asarray(values, np.uint16)
+    value_bytes = 1 if widest_code(values) < 256 else 2
+    parts = table_parts(name, int(values.size), npos, chunk, value_bytes, max_distance(values), rule_applied,
+                        encode_chunks(values, value_bytes, chunk, threads), magic)
+    write_atomically(path, parts)
+    return sum(len(b) for b in parts)
 
 
 def write_atomically(path, parts) -> None:
