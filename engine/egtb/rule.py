@@ -63,6 +63,7 @@ PROP_OWN, PROP_PUSH, PROP_WAVE, ATTR_OWN, ATTR_PUSH, ATTR_WAVE = range(6)
 # give the positions left out of the attractor their results.
 PROP_DECIDE, ATTR_FREE, ATTR_REMOVE = range(3)
 MAX_ORDER = (0xFFFF - RULE_BASE) // 2
+ANY, QUIET, CHECK = range(3)            # which moves into a position a step pushes along: all, non-checking, checks
 
 
 @njit(cache=True, inline="always")
@@ -164,7 +165,7 @@ def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, 
                     cnt[i] += 1
             taken += 1
             continue
-        quiet_only = False                 # push only when the move into this position gave no check
+        need = ANY                         # push whatever the move into this position was, or only a check/not
         if step == PROP_PUSH:
             if v == DRAW:
                 op = OP_COUNT
@@ -181,7 +182,7 @@ def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, 
                 # O to move: C's predecessors are seeds (a non-checking move into Z); C to move: O's
                 # predecessors count their non-checking moves into Z
                 op = OP_JOIN if side != checker else OP_COUNT
-                quiet_only = True
+                need = QUIET
             elif side == checker and v >= code and _is_loss(v):
                 op = OP_COUNT              # O's move into a position C has lost since: O wins, never A
             else:
@@ -191,10 +192,14 @@ def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, 
                 continue
             flag[i] = 2
             taken += 1
-            op = OP_JOIN if side != checker else OP_UNCOUNT
-            quiet_only = side == checker
+            if side != checker:
+                # C's predecessors join -- unless the move into this position gave no check: then they
+                # joined as seeds already (ATTR_PUSH)
+                op, need = OP_JOIN, CHECK
+            else:
+                op, need = OP_UNCOUNT, QUIET
         decode(idx, spec, psq, board)
-        if quiet_only and king_attacked(board, psq[side], side ^ 1):
+        if need != ANY and king_attacked(board, psq[side], side ^ 1) != (need == CHECK):
             continue
         n = _predecessors(spec, slot_pieces, psq, board, froms, side ^ 1, preds, counted)
         for j in range(n):
