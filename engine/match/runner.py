@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import math
 import queue
+import socket
 import threading
 import time
 from collections import Counter
@@ -115,18 +116,25 @@ def pairs_of(jobs: list[Job]) -> list[list[Job]]:
     return groups
 
 
-def play_jobs(cfg: MatchConfig, names: list[str], jobs: list[Job]) -> list[tuple[Job, GameRecord | None]]:
+def play_jobs(cfg: MatchConfig, names: list[str], jobs: list[Job]) -> tuple[list, dict]:
     """A cluster task: play ``jobs`` with engine processes of its own, started here on the worker and closed
     after the last game, by the same code as a local worker thread; the records go back to the driver, which
-    scores them and writes the PGN."""
+    scores them and writes the PGN.  Returns ([(job, record or None)], the engines' resident memory as
+    ``MatchResult.memory`` keyed by (engine index, "host:pid"))."""
     match = Match(replace(cfg, log_path=None, pgn_path=None, sprt=None, cluster=None), out=lambda text: None)
     match.names = names
+    match.result = MatchResult(names)
     engines: dict = {}
+    played = []
     try:
-        return [(job, match._play(job, engines)) for job in jobs]
+        for job in jobs:
+            played.append((job, match._play(job, engines)))
+            match._measure(engines)
     finally:
         for eng in engines.values():
             eng.quit()
+    host = socket.gethostname()
+    return played, {(i, f"{host}:{pid}"): seen for (i, pid), seen in match.result.memory.items()}
 
 
 class Match:
@@ -257,11 +265,12 @@ class Match:
                 for ref in done:
                     group = pending.pop(ref)
                     try:
-                        played = ray.get(ref)
+                        played, memory = ray.get(ref)
                     except Exception as e:              # the task failed for good (Ray's retries spent)
                         self.out(f"Games {', '.join(str(j.number) for j in group)}: lost on the cluster ({e!r}); "
                                  "not scored")
-                        played = []
+                        played, memory = [], {}
+                    res.memory.update(memory)
                     for job, rec in played:             # a pair's second game after a decision counts,
                         if rec is not None:                 # as a local game in flight does
                             self._finished(job, rec)
@@ -446,14 +455,18 @@ def summary(res: MatchResult, sprt: Sprt | None = None) -> str:
     if n > 2:
         lines.append("Pairings (first engine's view): " + "; ".join(
             f"{res.names[i]} vs {res.names[j]} +{t.wins} ={t.draws} -{t.losses}" for (i, j), t in res.pair.items()))
-    longest = {}                        # each engine's longest-lived process
+    longest, largest = {}, {}           # each engine's longest-lived process; the most any of its processes held
     for (i, pid), (first, last, games) in res.memory.items():
         if games > longest.get(i, (0,))[0]:
             longest[i] = (games, first, last)
+        n, mb = largest.get(i, (0, 0.0))
+        largest[i] = (n + 1, max(mb, first, last))
     for i, (games, first, last) in sorted(longest.items()):
         if games > 1:
+            n, mb = largest[i]
             lines.append(f"Memory of {res.names[i]} (resident): {first:.0f} MB after its first game, "
-                         f"{last:.0f} MB after {games} games ({100 * (last - first) / first:+.1f} %)")
+                         f"{last:.0f} MB after {games} games ({100 * (last - first) / first:+.1f} %)"
+                         + (f"; {n} processes, the largest {mb:.0f} MB" if n > 1 else ""))
     if res.reasons:
         lines.append("Endings: " + ", ".join(f"{r or 'unknown'} {c}" for r, c in res.reasons.most_common()))
     return "\n".join(lines)
