@@ -3,6 +3,7 @@ records must be exactly a local run's."""
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,8 @@ def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluste
     assert r.exit_code == 0, r.output
     assert "KRvKN: 729000 entries" in r.output and "1597 changed by the perpetual-check rule" in r.output
     assert _files(remote) == _files(local)
+    # the actors mapped the smaller tables from one raw file per machine, deleted at the end
+    assert not list(Path(tempfile.gettempdir()).glob("shuai-subs-KRvKN-*"))
     bad = CliRunner().invoke(tb, ["build", "--dir", str(remote), "--slices", "2", "KRvK"])
     assert bad.exit_code == 2 and "--slice-above and --slices need --cluster" in bad.output
 

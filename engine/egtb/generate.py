@@ -330,30 +330,35 @@ def _split(n, parts):
     return [(i, min(n, i + step)) for i in range(0, n, step)]
 
 
-def capture_tables(material: Material, load_sub):
+def capture_tables(material: Material, load_sub, sub_vals=None):
     """Arrays describing, for each piece code that can be captured, the smaller table it leads to.
-    ``load_sub(material) -> uint16 values`` provides the smaller tables' values."""
+    ``load_sub(material) -> uint16 values`` provides the smaller tables' values -- or ``sub_vals`` holds them
+    already, one after the other in the order of ``material.subtables()`` (a memory-mapped file, say)."""
     subs = material.subtables()
     specs = np.zeros((max(1, len(subs)), len(material.spec())), np.int64)
-    arrays = []
     offsets = np.zeros(max(1, len(subs)), np.int64)
     off = 0
+    arrays = []
     for i, sub in enumerate(subs):
         specs[i] = sub.spec()
-        vals = load_sub(sub)
-        if vals.shape[0] != sub.size:
-            raise ValueError(f"table {sub.name} has {vals.shape[0]} entries, expected {sub.size}")
-        arrays.append(vals)
+        if sub_vals is None:
+            vals = load_sub(sub)
+            if vals.shape[0] != sub.size:
+                raise ValueError(f"table {sub.name} has {vals.shape[0]} entries, expected {sub.size}")
+            arrays.append(vals)
         offsets[i] = off
-        off += vals.shape[0]
-    sub_vals = np.concatenate(arrays) if arrays else np.zeros(1, np.uint16)
+        off += sub.size
+    if sub_vals is None:
+        sub_vals = np.concatenate(arrays).astype(np.uint16) if arrays else np.zeros(1, np.uint16)
+    elif sub_vals.shape[0] != max(1, off):
+        raise ValueError(f"the smaller tables of {material.name} have {sub_vals.shape[0]} entries, expected {off}")
     cap_sub = np.zeros(16, np.int64)
     cap_flip = np.zeros(16, np.bool_)
     for colour, kind, after in material.captures():
         canon, flip = after.canonical()
         cap_sub[colour * BLACK_BIT + kind] = subs.index(canon)
         cap_flip[colour * BLACK_BIT + kind] = flip
-    return specs, sub_vals.astype(np.uint16), offsets, cap_sub, cap_flip
+    return specs, sub_vals, offsets, cap_sub, cap_flip
 
 
 def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: bool = True):

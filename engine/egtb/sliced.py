@@ -21,19 +21,23 @@ Only xiangqi tables are sliced; chess tables are built whole by one worker.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
-from .build import BuildRecord, Builder
+from .build import BuildRecord
 from .cluster_build import unpack_tables
 from .codes import RULE_BASE
 from .generate import BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables
 from .index import parse_material
 from .levels import run_levels
 from .rule import ATTR_OWN, _rule_receive, _rule_scan, _rule_step, rule_pass
-from .store import encode_chunks, max_distance, table_parts, widest_code
+from .store import (HEADER_SIZE, SUFFIX, TableFile, encode_chunks, max_distance, table_parts, table_path,
+                    widest_code)
 
 
 def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
@@ -43,12 +47,29 @@ def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
     return [(lo * chunk, min(size, (lo + per) * chunk)) for lo in range(0, chunks, per)]
 
 
-def _smaller_tables(material, dep_names, dep_files):
-    """The arrays of ``capture_tables`` from the smaller tables' file bytes."""
-    with tempfile.TemporaryDirectory(prefix="shuai-slice-") as d:
-        builder = Builder(d)
-        unpack_tables(d, builder.suffix, dep_names, dep_files)
-        return capture_tables(material, builder.load)
+def _smaller_tables(material, dep_names: list, dep_files: list) -> tuple[tuple, Path]:
+    """The arrays of ``capture_tables`` for an actor, and the file behind them: the smaller tables' values,
+    decompressed once per machine into one raw file (2 bytes an entry) that every actor there maps, so that
+    the operating system shares its pages among them and reads in what the captures touch -- an actor needs
+    no memory of its own for the smaller tables, which together are larger than the table it builds."""
+    subs = material.subtables()
+    key = hashlib.sha1()
+    for name, data in zip(dep_names, dep_files):
+        key.update(name.encode() + bytes(data[:HEADER_SIZE]))     # the header checksums the whole file
+    path = Path(tempfile.gettempdir()) / f"shuai-subs-{material.name}-{key.hexdigest()[:16]}.u16"
+    if subs and not path.exists():
+        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+        with tempfile.TemporaryDirectory(prefix="shuai-slice-") as d:
+            unpack_tables(d, SUFFIX, dep_names, dep_files)
+            with open(tmp, "wb") as out:
+                for sub in subs:
+                    with TableFile(table_path(d, sub.name)) as f:
+                        for i in range(f.nchunks):
+                            out.write(f.read_chunk(i).tobytes())
+        os.replace(tmp, path)           # another actor of this machine may have done the same: equal bytes
+    # copy-on-write: the same (writable) array type as a table in memory, so the kernels are not compiled again
+    values = np.memmap(path, np.uint16, "c") if subs else None
+    return capture_tables(material, None, values), path
 
 
 class TableSlice:
@@ -59,7 +80,7 @@ class TableSlice:
         self.spec, self.slot_pieces = self.material.spec(), self.material.slot_pieces()
         self.lo, self.hi = lo, hi
         self.starts = np.array([b[0] for b in bounds], np.int64)
-        self.subs = _smaller_tables(self.material, dep_names, dep_files)
+        self.subs, self.subs_path = _smaller_tables(self.material, dep_names, dep_files)
         n = hi - lo
         self.vals = np.zeros(n, np.uint16)
         self.counter = np.zeros(n, np.uint8)
@@ -118,6 +139,12 @@ class TableSlice:
         self.cnt = self.flag = None
         return encode_chunks(self.vals, value_bytes, chunk, threads=1), time.process_time()
 
+    def close(self) -> None:
+        """Delete the smaller tables' raw file (the first actor of a machine to finish does; the others keep
+        their mapping of it)."""
+        self.subs = None
+        self.subs_path.unlink(missing_ok=True)
+
     def _by_slice(self, found: np.ndarray, scale: int = 1) -> list:
         """``found`` (indices times ``scale``, plus a tag below it) sorted and cut by the slice that holds them."""
         found = np.sort(found)
@@ -160,7 +187,8 @@ def build_sliced(ray, material, dep_names: list, dep_files: list, slices: int, c
     bounds = slice_bounds(material.size, slices, chunk)
     from ray.util.placement_group import placement_group, remove_placement_group
     from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
-    refs = [ray.put(data) for data in dep_files]
+    # as byte arrays, which the actors of a machine read in place from its object store
+    refs = [ray.put(np.frombuffer(data, np.uint8)) for data in dep_files]
     # The slices start together or not at all (a placement group reserves their CPUs at once, spread over the
     # machines): two sliced tables each holding part of the CPUs would wait for each other for ever.
     group = placement_group([{"CPU": 1}] * len(bounds), strategy="SPREAD")
@@ -187,6 +215,10 @@ def build_sliced(ray, material, dep_names: list, dep_files: list, slices: int, c
         encoded = ray.get([a.encode.remote(value_bytes, chunk) for a in actors])
         blobs = [b for part, _ in encoded for b in part]
     finally:
+        try:
+            ray.get([a.close.remote() for a in actors])
+        except Exception:               # an actor already gone: the build fails for what killed it
+            pass
         for a in actors:
             ray.kill(a)
         remove_placement_group(group)
