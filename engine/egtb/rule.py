@@ -25,7 +25,10 @@ nothing changes; rule-decided results of smaller tables enter through captures t
 keep a position out (O's non-checking moves into Z outside A; in the propagation, the moves into drawn
 positions) are filled by every position of Z pushing to its predecessors, and a position that joins (or is
 decided) pushes to its predecessors in turn -- each position is expanded a few times a round instead of once
-a sweep until nothing changes.  A step writes only the entries of its predecessors, so the same kernels run
+a sweep until nothing changes.  An attractor round starts from ``ways`` (for C: its ways out of checking;
+for O: its moves that keep it out before anything joins), counted from scratch at a checker's first round and
+then kept up to date from the positions each round removes (Z only shrinks): a round after the first costs
+the attractor's waves, not a push from all of Z.  A step writes only the entries of its predecessors, so the same kernels run
 over a whole table (two threads, one a side to move) or over a slice of it on a Ray actor, which sends the
 predecessors it does not hold to the actors that do (``engine.egtb.sliced``); the results do not depend on the
 order in which the pushes arrive (an attractor is a least fixpoint; a propagation round only reads the
@@ -56,12 +59,18 @@ from .index import MAX_SLOTS, decode
 # What a pushed message does to a predecessor (the message is ``index * 4 + op``): count one more move, one
 # fewer, or join (the attractor; in a propagation: won).
 OP_COUNT, OP_UNCOUNT, OP_JOIN = 0, 1, 2
-# The steps (``_rule_step``): fill a round's counters from each position's own captures, then by pushes; a
-# wave of a propagation; the same three for an attractor round.
-PROP_OWN, PROP_PUSH, PROP_WAVE, ATTR_OWN, ATTR_PUSH, ATTR_WAVE = range(6)
-# The scans (``_rule_scan``): decide a propagation round; let O's positions with no move left out join;
+# The steps (``_rule_step``): fill a propagation's counters from each position's own captures, then by pushes;
+# a wave of a propagation.  Fill an attractor's ``ways`` (C: its ways out of checking -- captures C does not
+# lose and non-checking moves into Z; O: its moves that keep it out of A before anything joins) the same two
+# ways at a checker's first round; at the next ones take off what the last round removed (``ATTR_DROP``:
+# Z only shrinks, so the rounds after the first cost a push from the removed positions, not from all of Z);
+# a wave of an attractor round.
+PROP_OWN, PROP_PUSH, PROP_WAVE, ATTR_OWN, ATTR_PUSH, ATTR_DROP, ATTR_WAVE = range(7)
+# The scans (``_rule_scan``): decide a propagation round; start an attractor round from ``ways`` (seeds join);
 # give the positions left out of the attractor their results.
-PROP_DECIDE, ATTR_FREE, ATTR_REMOVE = range(3)
+PROP_DECIDE, ATTR_START, ATTR_REMOVE = range(3)
+# How ``_receive`` takes a message: a propagation's counter and flag, an attractor wave's, or ``ways`` alone.
+PROPAGATION, ATTRACTOR, WAYS = range(3)
 MAX_ORDER = (0xFFFF - RULE_BASE) // 2
 ANY, QUIET, CHECK = range(3)            # which moves into a position a step pushes along: all, non-checking, checks
 
@@ -82,17 +91,20 @@ def _is_win(code):
 
 
 @njit(cache=True, inline="always")
-def _receive(vals, cnt, flag, i, op, attractor):
+def _receive(vals, cnt, flag, i, op, kind):
     """Apply one pushed message to entry ``i``: only drawn entries take part.  ``flag``: in a propagation
-    1 = won, 2 = lost (decided this round); in an attractor round 1 = joined (to push), 2 = joined and pushed."""
+    1 = won, 2 = lost (decided this round); in an attractor round 1 = joined (to push), 2 = joined and pushed.
+    ``kind`` ``WAYS``: ``cnt`` is the attractor's ``ways``, only counted."""
     if vals[i] != DRAW:
         return
     if op == OP_COUNT:
         cnt[i] += 1
+    elif kind == WAYS:
+        cnt[i] -= 1
     elif op == OP_JOIN:
-        if not attractor or flag[i] == 0:
+        if kind == PROPAGATION or flag[i] == 0:
             flag[i] = 1                    # a win outranks a loss found in the same round
-    elif attractor:
+    elif kind == ATTRACTOR:
         if flag[i] == 0:
             cnt[i] -= 1
             if cnt[i] == 0:
@@ -103,24 +115,35 @@ def _receive(vals, cnt, flag, i, op, attractor):
             flag[i] = 2
 
 
+@njit(cache=True, inline="always")
+def _target(step, cnt, ways):
+    """The counter a step's messages change, and how (``_receive``'s ``kind``)."""
+    if step < ATTR_OWN:
+        return cnt, PROPAGATION
+    if step == ATTR_WAVE:
+        return cnt, ATTRACTOR
+    return ways, WAYS
+
+
 @njit(cache=True, nogil=True)
-def _rule_receive(vals, cnt, flag, base, messages, attractor):
-    """The messages other slices pushed into this one (entries from index ``base``)."""
+def _rule_receive(vals, cnt, ways, flag, base, messages, step):
+    """The messages of ``step`` other slices pushed into this one (entries from index ``base``)."""
+    counter, kind = _target(step, cnt, ways)
     for k in range(messages.shape[0]):
-        _receive(vals, cnt, flag, (messages[k] >> 2) - base, messages[k] & 3, attractor)
+        _receive(vals, counter, flag, (messages[k] >> 2) - base, messages[k] & 3, kind)
 
 
 @njit(cache=True, nogil=True)
-def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, code, sub_specs, sub_vals,
+def _rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, checker, code, sub_specs, sub_vals,
                sub_off, cap_sub, cap_flip, out):
     """One step over the indices [lo, hi) (the arrays hold the entries from ``base``).  ``checker``: the side C
     of an attractor round; ``code``: the first code of the positions decided since the last propagation (the
-    ``*_PUSH`` steps), or the codes of the previous propagation round (``PROP_WAVE``).  Messages for entries
+    ``*_PUSH`` steps), or the codes of the previous round (``PROP_WAVE``, ``ATTR_DROP``).  Messages for entries
     the arrays do not hold are collected in ``out``.  Returns (the positions the step took: in ``ATTR_WAVE``
     those that pushed, out, how many messages)."""
     npos = spec[1]
     end = base + vals.shape[0]
-    attractor = step >= ATTR_OWN
+    counter, kind = _target(step, cnt, ways)
     psq = np.zeros(MAX_SLOTS, np.int64)
     work = np.zeros(MAX_SLOTS, np.int64)
     board = np.zeros(NSQ, np.int8)
@@ -137,7 +160,7 @@ def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, 
         side = 0 if idx < npos else 1
         if step == PROP_OWN or step == ATTR_OWN:
             # A round starts: clear this entry, then count its captures (they leave the table: no push).
-            cnt[i] = 0
+            counter[i] = 0
             flag[i] = 0
             if v != DRAW:
                 continue
@@ -160,9 +183,9 @@ def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, 
                         cnt[i] += 1
                 elif side == checker:
                     if not _is_win(c):     # a capture C does not lose: a way out of checking for ever
-                        flag[i] = 1
+                        ways[i] += 1
                 elif _is_loss(c):          # O wins outright: a move that keeps O's position out of A
-                    cnt[i] += 1
+                    ways[i] += 1
             taken += 1
             continue
         need = ANY                         # push whatever the move into this position was, or only a check/not
@@ -179,22 +202,27 @@ def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, 
             op = OP_JOIN if _is_loss(v) else OP_UNCOUNT
         elif step == ATTR_PUSH:
             if v == DRAW:
-                # O to move: C's predecessors are seeds (a non-checking move into Z); C to move: O's
-                # predecessors count their non-checking moves into Z
-                op = OP_JOIN if side != checker else OP_COUNT
-                need = QUIET
+                # a non-checking move into Z: a way out of checking for C, one that keeps O out (for now)
+                op, need = OP_COUNT, QUIET
             elif side == checker and v >= code and _is_loss(v):
                 op = OP_COUNT              # O's move into a position C has lost since: O wins, never A
             else:
                 continue
+        elif step == ATTR_DROP:
+            if v != code and v != code + 1:
+                continue
+            if side != checker:            # out of Z: no way out for C any more
+                op, need = OP_UNCOUNT, QUIET
+            else:                          # C lost it: O's quiet move into it was counted, a check was not
+                op, need = OP_COUNT, CHECK
         else:                              # ATTR_WAVE
             if flag[i] != 1:
                 continue
             flag[i] = 2
             taken += 1
             if side != checker:
-                # C's predecessors join -- unless the move into this position gave no check: then they
-                # joined as seeds already (ATTR_PUSH)
+                # C's predecessors join -- unless the move into this position gave no check: then it is one
+                # of their ways and they joined as seeds already
                 op, need = OP_JOIN, CHECK
             else:
                 op, need = OP_UNCOUNT, QUIET
@@ -207,19 +235,21 @@ def _rule_step(spec, slot_pieces, vals, cnt, flag, base, lo, hi, step, checker, 
                 continue                   # a counter counts moves: each once
             q = preds[j]
             if base <= q < end:
-                _receive(vals, cnt, flag, q - base, op, attractor)
+                _receive(vals, counter, flag, q - base, op, kind)
             else:
                 out, nout = _collect(out, nout, q * 4 + op)
     return taken, out, nout
 
 
 @njit(cache=True, nogil=True)
-def _rule_scan(vals, cnt, flag, npos, base, lo, hi, scan, checker, order):
+def _rule_scan(vals, cnt, ways, flag, npos, base, lo, hi, scan, checker, order):
     """A scan of the entries [lo, hi) after a step's messages have all arrived; returns how many it changed."""
     changed = 0
     for idx in range(lo, hi):
         i = idx - base
         if vals[i] != DRAW:
+            if scan == ATTR_START:
+                flag[i] = 0
             continue
         side = 0 if idx < npos else 1
         if scan == PROP_DECIDE:
@@ -228,10 +258,11 @@ def _rule_scan(vals, cnt, flag, npos, base, lo, hi, scan, checker, order):
                 vals[i] = RULE_BASE + 2 * order + (1 if f == 1 else 0)
                 changed += 1
             flag[i] = 0
-        elif scan == ATTR_FREE:
-            if side != checker and flag[i] == 0 and cnt[i] == 0:
-                flag[i] = 1
-                changed += 1
+        elif scan == ATTR_START:
+            # seeds: C's positions with a way out; O's with no move that keeps them out
+            cnt[i] = ways[i]
+            flag[i] = 1 if (ways[i] != 0) == (side == checker) else 0
+            changed += flag[i]
         elif flag[i] == 0:                 # ATTR_REMOVE: out of the attractor -- C to move loses
             vals[i] = RULE_BASE + 2 * order + (1 if side != checker else 0)
             changed += 1
@@ -267,9 +298,12 @@ def rule_pass(material, table, report) -> int:
             report(0.9, f"perpetual check ({'red' if checker == 0 else 'black'})")
             removed_total = 0
             while True:
-                table.step(ATTR_OWN, checker)
-                table.step(ATTR_PUSH, checker, RULE_BASE + 2 * fresh)
-                table.scan(ATTR_FREE, checker)
+                if removed_total == 0:
+                    table.step(ATTR_OWN, checker)
+                    table.step(ATTR_PUSH, checker, RULE_BASE + 2 * fresh)
+                else:
+                    table.step(ATTR_DROP, checker, RULE_BASE + 2 * (order - 1))
+                table.scan(ATTR_START, checker)
                 while table.step(ATTR_WAVE, checker):
                     pass
                 removed = table.scan(ATTR_REMOVE, checker, order)
@@ -287,24 +321,25 @@ def rule_pass(material, table, report) -> int:
 
 
 class WholeTable:
-    """The rule pass's state over a whole table in memory (2 bytes an entry besides the values): a step runs
+    """The rule pass's state over a whole table in memory (3 bytes an entry besides the values): a step runs
     in two threads, one a side to move -- the predecessors of one side's positions are the other side's."""
 
     def __init__(self, material, vals, subs, pool):
         self.material, self.vals, self.subs, self.pool = material, vals, subs, pool
         self.spec, self.slot_pieces = material.spec(), material.slot_pieces()
         self.cnt = np.zeros(vals.shape[0], np.uint8)
+        self.ways = np.zeros(vals.shape[0], np.uint8)
         self.flag = np.zeros(vals.shape[0], np.uint8)
         self.halves = [(0, material.npos), (material.npos, material.size)]
         self.no_out = np.zeros(0, np.int64)
         self.sub_has_rule = bool((subs[1] >= RULE_BASE).any())
 
     def step(self, step, checker=0, code=0) -> int:
-        futures = [self.pool.submit(_rule_step, self.spec, self.slot_pieces, self.vals, self.cnt, self.flag, 0,
-                                    lo, hi, step, checker, code, *self.subs, self.no_out) for lo, hi in self.halves]
+        futures = [self.pool.submit(_rule_step, self.spec, self.slot_pieces, self.vals, self.cnt, self.ways, self.flag,
+                                    0, lo, hi, step, checker, code, *self.subs, self.no_out) for lo, hi in self.halves]
         return sum(int(f.result()[0]) for f in futures)
 
     def scan(self, scan, checker=0, order=0) -> int:
-        futures = [self.pool.submit(_rule_scan, self.vals, self.cnt, self.flag, self.material.npos, 0, lo, hi,
-                                    scan, checker, order) for lo, hi in self.halves]
+        futures = [self.pool.submit(_rule_scan, self.vals, self.cnt, self.ways, self.flag, self.material.npos, 0,
+                                    lo, hi, scan, checker, order) for lo, hi in self.halves]
         return sum(int(f.result()) for f in futures)

@@ -35,7 +35,7 @@ from .codes import RULE_BASE
 from .generate import BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables
 from .index import parse_material
 from .levels import run_levels
-from .rule import ATTR_OWN, _rule_receive, _rule_scan, _rule_step, rule_pass
+from .rule import _rule_receive, _rule_scan, _rule_step, rule_pass
 from .store import (HEADER_SIZE, SUFFIX, TableFile, encode_chunks, max_distance, table_parts, table_path,
                     widest_code)
 
@@ -108,27 +108,28 @@ class TableSlice:
         return int(_sched_scan(self.vals, self.counter, self.sched, level, 0, self.vals.shape[0]))
 
     def rule_begin(self) -> bool:
-        """Trade the levels' arrays for the rule pass's (a counter and a flag an entry); do the smaller tables
-        hold rule-decided results?"""
+        """Trade the levels' arrays for the rule pass's (two counters and a flag an entry); do the smaller
+        tables hold rule-decided results?"""
         self.cnt, self.counter, self.sched = self.counter, None, None
+        self.ways = np.zeros(self.vals.shape[0], np.uint8)
         self.flag = np.zeros(self.vals.shape[0], np.uint8)
         return bool((self.subs[1] >= RULE_BASE).any())
 
     def rule_step(self, step: int, checker: int, code: int) -> list:
         """A step of the rule pass over the slice: [positions taken, then the messages for each slice]."""
-        taken, self.out, n = _rule_step(self.spec, self.slot_pieces, self.vals, self.cnt, self.flag, self.lo,
-                                        self.lo, self.hi, step, checker, code, *self.subs, self.out)
+        taken, self.out, n = _rule_step(self.spec, self.slot_pieces, self.vals, self.cnt, self.ways, self.flag,
+                                        self.lo, self.lo, self.hi, step, checker, code, *self.subs, self.out)
         return [int(taken)] + self._by_slice(self.out[:n], 4)
 
     def rule_receive(self, step: int, *parts) -> int:
         for part in parts:
             if part.size:
-                _rule_receive(self.vals, self.cnt, self.flag, self.lo, part, step >= ATTR_OWN)
+                _rule_receive(self.vals, self.cnt, self.ways, self.flag, self.lo, part, step)
         return 0
 
     def rule_scan(self, scan: int, checker: int, order: int) -> int:
-        return int(_rule_scan(self.vals, self.cnt, self.flag, self.material.npos, self.lo, self.lo, self.hi, scan,
-                              checker, order))
+        return int(_rule_scan(self.vals, self.cnt, self.ways, self.flag, self.material.npos, self.lo, self.lo,
+                              self.hi, scan, checker, order))
 
     def summary(self) -> tuple[int, int]:
         """(the widest code, the longest mate) of the slice: what the file header needs."""
@@ -136,7 +137,7 @@ class TableSlice:
 
     def encode(self, value_bytes: int, chunk: int) -> tuple[list, float]:
         """The slice's stored chunks, and the CPU seconds this actor has used."""
-        self.cnt = self.flag = None
+        self.cnt = self.ways = self.flag = None
         return encode_chunks(self.vals, value_bytes, chunk, threads=1), time.process_time()
 
     def close(self) -> None:
