@@ -40,6 +40,11 @@ def build(directory: Path, names: list, *extra) -> tuple[float, float, list]:
     return time.perf_counter() - t0, peak, r.stdout.strip().splitlines()
 
 
+def summary_line(lines: list) -> str:
+    """The build's last line ("N tables built, ..."), not a warning Ray's raylet may print after it."""
+    return next((line for line in reversed(lines) if "tables built" in line), lines[-1] if lines else "")
+
+
 def files(directory: Path) -> dict:
     return {p.name: p.read_bytes() for p in sorted(directory.glob("*.xtb"))}
 
@@ -57,16 +62,16 @@ def main() -> None:
         tmp = Path(tmp)
         if not args.skip_overhead:
             t_local, _, lines = build(tmp / "local", [], *flag)
-            line = lines[-1]
+            line = summary_line(lines)
             print(f"{args.set} set, one machine:   {t_local:7.1f} s   ({line})")
             t_ray, _, lines = build(tmp / "ray", [], *flag, "--cluster", "auto")
-            line = lines[-1]
+            line = summary_line(lines)
             same = files(tmp / "local") == files(tmp / "ray")
             print(f"{args.set} set, local Ray:     {t_ray:7.1f} s   ({line}); overhead {t_ray / t_local - 1:+.0%}, "
                   f"files {'byte-identical' if same else 'DIFFERENT'}")
             if args.sliced:
                 t_cut, _, lines = build(tmp / "sliced", [], *flag, "--cluster", "auto", "--slice-above", "1000000")
-                line = lines[-1]
+                line = summary_line(lines)
                 same = files(tmp / "local") == files(tmp / "sliced")
                 print(f"{args.set} set, Ray, sliced: {t_cut:7.1f} s   ({line}); against one machine "
                       f"{t_cut / t_local - 1:+.0%}, files {'byte-identical' if same else 'DIFFERENT'}")
@@ -74,8 +79,8 @@ def main() -> None:
         if args.largest:
             t, peak, lines = build(tmp / "largest", [args.largest])
             own = [l for l in lines if l.startswith(f"{args.largest}:")]
-            print(f"{args.largest} and what it needs: {t:.1f} s, peak resident memory {peak:.0f} MB ({lines[-1]}); "
-                  f"load average {os.getloadavg()[0]:.1f}")
+            print(f"{args.largest} and what it needs: {t:.1f} s, peak resident memory {peak:.0f} MB "
+                  f"({summary_line(lines)}); load average {os.getloadavg()[0]:.1f}")
             print("  " + "\n  ".join(own + [l for l in lines[:-1] if l not in own][-5:]))
 
 
