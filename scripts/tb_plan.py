@@ -2,7 +2,7 @@
 """The plan for the large xiangqi tables (tablebases/README.md, *The plan*): per set, the tables it adds, their
 entries, the largest table, memory, disk and CPU time -- extrapolated from rates measured here.
 
-    .venv/bin/python scripts/tb_plan.py [--cpu-one 1.0] [--cpu-two 4.1] [--bytes-entry 9.2]
+    .venv/bin/python scripts/tb_plan.py [--cpu-one 1.0] [--cpu-two 7.9] [--bytes-entry 9.2]
 
 Rates (defaults: measured with ``make bench-cluster`` and ``shuai tb build``, see the README):
 CPU seconds an entry for a table where one side has every attacker (the default set) and where both sides have
@@ -61,7 +61,7 @@ def size_text(n: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cpu-one", type=float, default=1.0, help="CPU µs an entry, one side attacking")
-    ap.add_argument("--cpu-two", type=float, default=4.1, help="CPU µs an entry, both sides attacking")
+    ap.add_argument("--cpu-two", type=float, default=7.9, help="CPU µs an entry, both sides attacking")
     ap.add_argument("--disk-one", type=float, default=0.087, help="file bytes an entry, one side attacking")
     ap.add_argument("--disk-two", type=float, default=0.16, help="file bytes an entry, both sides attacking")
     ap.add_argument("--bytes-entry", type=float, default=9.2, help="peak memory an entry of a whole build")
