@@ -269,6 +269,12 @@ def _rule_scan(vals, cnt, ways, flag, npos, base, lo, hi, scan, checker, order):
     return changed
 
 
+def has_rule_results(subs) -> bool:
+    """Do the smaller tables (``capture_tables``' arrays) hold results the rule decided?  Then they enter
+    through captures, and the pass starts with a propagation."""
+    return bool((subs[1] >= RULE_BASE).any())
+
+
 def rule_pass(material, table, report) -> int:
     """The perpetual-check correction of ``material``'s values, which ``table`` holds (a :class:`WholeTable`,
     or the slices of a build on Ray); returns the number of positions it changed."""
@@ -332,7 +338,7 @@ class WholeTable:
         self.flag = np.zeros(vals.shape[0], np.uint8)
         self.halves = [(0, material.npos), (material.npos, material.size)]
         self.no_out = np.zeros(0, np.int64)
-        self.sub_has_rule = bool((subs[1] >= RULE_BASE).any())
+        self.sub_has_rule = has_rule_results(subs)
 
     def step(self, step, checker=0, code=0) -> int:
         futures = [self.pool.submit(_rule_step, self.spec, self.slot_pieces, self.vals, self.cnt, self.ways, self.flag,

@@ -31,11 +31,10 @@ import numpy as np
 
 from .build import BuildRecord
 from .cluster_build import unpack_tables
-from .codes import RULE_BASE
 from .generate import BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables
 from .index import parse_material
 from .levels import run_levels
-from .rule import _rule_receive, _rule_scan, _rule_step, rule_pass
+from .rule import has_rule_results, _rule_receive, _rule_scan, _rule_step, rule_pass
 from .store import (HEADER_SIZE, SUFFIX, TableFile, encode_chunks, max_distance, table_parts, table_path,
                     widest_code)
 
@@ -113,7 +112,7 @@ class TableSlice:
         self.cnt, self.counter, self.sched = self.counter, None, None
         self.ways = np.zeros(self.vals.shape[0], np.uint8)
         self.flag = np.zeros(self.vals.shape[0], np.uint8)
-        return bool((self.subs[1] >= RULE_BASE).any())
+        return has_rule_results(self.subs)
 
     def rule_step(self, step: int, checker: int, code: int) -> list:
         """A step of the rule pass over the slice: [positions taken, then the messages for each slice]."""

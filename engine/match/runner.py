@@ -459,14 +459,14 @@ def summary(res: MatchResult, sprt: Sprt | None = None) -> str:
     for (i, pid), (first, last, games) in res.memory.items():
         if games > longest.get(i, (0,))[0]:
             longest[i] = (games, first, last)
-        n, mb = largest.get(i, (0, 0.0))
-        largest[i] = (n + 1, max(mb, first, last))
+        procs, mb = largest.get(i, (0, 0.0))
+        largest[i] = (procs + 1, max(mb, first, last))
     for i, (games, first, last) in sorted(longest.items()):
         if games > 1:
-            n, mb = largest[i]
+            procs, mb = largest[i]
             lines.append(f"Memory of {res.names[i]} (resident): {first:.0f} MB after its first game, "
                          f"{last:.0f} MB after {games} games ({100 * (last - first) / first:+.1f} %)"
-                         + (f"; {n} processes, the largest {mb:.0f} MB" if n > 1 else ""))
+                         + (f"; {procs} processes, the largest {mb:.0f} MB" if procs > 1 else ""))
     if res.reasons:
         lines.append("Endings: " + ", ".join(f"{r or 'unknown'} {c}" for r, c in res.reasons.most_common()))
     return "\n".join(lines)
