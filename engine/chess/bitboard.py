@@ -57,7 +57,6 @@ def bb(st, i):
 
 SQUARE_BB = np.array([1 << sq for sq in range(NSQ)], np.uint64)
 FILE_BB = np.array([sum(1 << (r * FILES + f) for r in range(8)) for f in range(8)], np.uint64)
-RANK_BB = np.array([sum(1 << (r * FILES + f) for f in range(8)) for r in range(8)], np.uint64)
 
 ROOK_DIRS = ((0, 1), (0, -1), (1, 0), (-1, 0))          # (file, rank) steps
 BISHOP_DIRS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -214,7 +213,3 @@ def bishop_attacks(sq, occ):
     return BISHOP_TABLE[BISHOP_OFFSET[sq]
                         + np.int64(((occ & BISHOP_MASK[sq]) * BISHOP_MAGIC[sq]) >> BISHOP_SHIFT[sq])]
 
-
-def slow_attacks(slider: int, sq: int, occ: int) -> int:
-    """The attacks of a rook (ROOK_SLIDER) or bishop by walking the rays (tests compare the tables with it)."""
-    return int(_slide(sq, U64(occ), _DIRS[slider]))

@@ -12,7 +12,6 @@ NAME = "xiangqi"
 FILES, RANKS = 9, 10
 NSQ = FILES * RANKS
 FILE_LETTERS = "abcdefghi"
-RIVER = NSQ // 2                # squares below are Red's half of the board, from here on Black's
 
 EMPTY = 0
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
