@@ -198,9 +198,9 @@ class Loader:
             self.done.set()
 
 
-def _dialect_for(first_word: str, core: EngineCore, variant: str):
+def _dialect_for(first_word: str, core: EngineCore, variant: Optional[str]):
     """The dialect a first word asks for; it decides the game the loader prepares (UCCI: xiangqi; UCI: the
-    ``variant`` the command line named, chess by default)."""
+    ``variant`` the command line named, else the option's default, chess)."""
     if first_word == "ucci":
         from .ucci import UcciDialect
         return UcciDialect(core)
