@@ -2,14 +2,17 @@
 
 Interface used by the protocol loop and the command line (times are seconds everywhere here):
 
-    searcher = Searcher(hash_mb=64)
+    searcher = Searcher(hash_mb)
     searcher.start(pos, Limits(...), on_info, on_done, banned=[...])   # returns at once
     searcher.stop()          # ask the running search to finish; on_done follows within ~100 ms
     searcher.ponderhit()     # a ponder search becomes a normal timed search
     searcher.wait()          # block until the search thread has finished (on_done has been called)
 
 ``on_info(SearchInfo)`` is called after every completed iteration (from the search thread);
-``on_done(SearchResult)`` exactly once per ``start``.
+``on_done(SearchResult)`` exactly once per ``start``.  Under ``Limits(infinite=True)`` or ``ponder=True`` a
+search that ends by itself (depth reached, mate found, one legal move) holds ``on_done`` back until ``stop``
+(or, pondering, ``ponderhit``): the GUI may not see a ``bestmove`` before.  This is the one place of that rule;
+the protocol relies on it.
 
 The position's game (``pos.game``) supplies the compiled search (``engine.kernel``): the same driver runs
 every game.
@@ -87,13 +90,12 @@ ASPIRATION_WINDOW = 40      # this wide on each side, doubled at each fail
 
 
 class Searcher:
-    def __init__(self, hash_mb: int = 64):
+    def __init__(self, hash_mb: int):
         from . import tt
         from .egtb.probe import no_tablebases
         self.tablebases = no_tablebases()
         self._no_tables = self._tables = self.tablebases      # the tables of the game searched now
         self.tb_depth = DEFAULT_PROBE_DEPTH
-        self.hash_mb = hash_mb
         self.tt = tt.new_table(hash_mb)
         self.game = None                    # the game of the work arrays (set by the first search)
         self.ctrl = ab.new_work_arrays(1, 1)[0]
@@ -113,7 +115,6 @@ class Searcher:
     def set_hash(self, mb: int) -> None:
         from . import tt
         self.wait()
-        self.hash_mb = mb
         self.tt = tt.new_table(mb)
 
     def set_tablebases(self, tables=None, probe_depth: int = None) -> None:
@@ -227,7 +228,7 @@ class Searcher:
             result = self._iterate(pos, limits, on_info, banned)
         finally:
             self._cancel_timer()
-        # Under `go infinite` / `go ponder` the GUI must not get a bestmove before `stop` or `ponderhit`.
+        # The hold (see the module doc): under `go infinite` / `go ponder` no bestmove before `stop` / `ponderhit`.
         while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
         self._cancel_timer()                            # armed by a ponderhit while we waited

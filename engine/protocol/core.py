@@ -1,22 +1,27 @@
-"""What UCCI and UCI share: the engine's position, the search it runs, and the commands both dialects have.
+"""What UCCI and UCI share: the engine's options, its position, the search it runs, and the commands both
+dialects have.
 
-``EngineCore`` owns the state (current position, banned moves, the ``Searcher``) and the search life-cycle;
-``Dialect`` is the base of the two protocol front ends (``ucci.py``, ``uci.py``), which only parse commands and
-format replies.  Nothing here imports numba (or a module that does) at module level: the loader thread
-(``loop.Loader``) does that after the handshake has been answered, and every command that needs the engine waits
-for it.
+``OPTIONS`` is the one table of the engine's options: each one's type, default and range, and the
+``EngineCore`` method that applies a new value (as a Stockfish option's callback does: ``Hash`` resizes the
+table when it is set, or, while a search runs, before the next one starts).  The dialects only name and format
+options for their protocol.  ``EngineCore`` owns the option values, the state (current position, banned moves,
+the searcher) and the search life-cycle; ``Dialect`` is the base of the two protocol front ends (``ucci.py``,
+``uci.py``), which parse commands and format replies.  Nothing here imports numba (or a module that does) at
+module level: the loader thread (``loop.Loader``) does that after the handshake has been answered, and every
+command that needs the engine waits for its handle (``loop.Engine``; ``LoadError`` if loading failed).
 
 Search life-cycle (one ``_Search`` per ``go``):
 
 * the search runs in the ``Searcher``'s thread; ``on_info`` prints ``info`` lines as iterations complete;
-* ``on_done`` stores the result and prints ``bestmove`` -- unless the search is *held*: under ``go infinite``
-  and ``go ponder`` no ``bestmove`` may be printed before ``stop`` (or, for ponder, ``ponderhit``), even if the
-  search ended by itself (depth reached, mate found, no legal move).  The hold is enforced here, whatever the
-  searcher does, exactly as Stockfish's main thread waits for ``stop``/``ponderhit``;
+* ``on_done`` stores the result and prints ``bestmove``.  Under ``go infinite`` and ``go ponder`` no
+  ``bestmove`` may be printed before ``stop`` (or, for ponder, ``ponderhit``), even if the search ended by
+  itself (depth reached, mate found, no legal move): the searcher holds ``on_done`` back until then
+  (``Searcher._run``, the one place of that rule), as Stockfish's main thread waits for ``stop``/``ponderhit``;
 * one rule for a command that arrives while a search runs and changes what is searched (``go``, and a valid
   ``position``): the running search is stopped first and its ``bestmove`` printed, so every ``go`` gets exactly
-  one ``bestmove``/``nobestmove`` and there are never two searches at once.  Options set meanwhile take effect
-  at the next ``go``; a bad command changes nothing and leaves the search running.
+  one ``bestmove``/``nobestmove`` and there are never two searches at once.  An option that reaches the searcher,
+  set meanwhile, is applied when that search has ended, before the next ``go``; a bad command changes nothing
+  and leaves the search running.
 """
 from __future__ import annotations
 
@@ -24,17 +29,19 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH
-from ..game import XIANGQI, game_of_fen, game_named
+from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
+from ..game import GAMES, game_of_fen, game_named
 
 
 MAX_PERFT_DEPTH = 12
-DEFAULT_HASH_MB = 64        # the transposition table's size until the GUI sets Hash / hashsize
-MAX_HASH_MB = 4096
 
 
 class CommandError(Exception):
     """A command that cannot be carried out; the loop prints ``info string error: <message>``, nothing else."""
+
+
+class LoadError(CommandError):
+    """The engine could not be loaded: nothing can be searched (the dialects answer ``go`` with no move)."""
 
 
 def sanitize(text: str, limit: int = 80) -> str:
@@ -95,9 +102,78 @@ def parse_bool(text: str, what: str) -> bool:
     raise CommandError(f"{what} must be true or false, not {sanitize(text)!r}")
 
 
-def split_position_args(tokens: list[str], start_fen: str = XIANGQI.start_fen) -> tuple[str, list[str]]:
-    """``startpos [moves ...]`` or ``fen <FEN> [moves ...]`` -> (fen, moves), ``startpos`` being ``start_fen``.
-    Keywords are case-insensitive."""
+# -- options ------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Option:
+    """An engine option: its type (the word UCI and UCCI both use), default and range, and the name of the
+    ``EngineCore`` method that applies a new value (None: the value is only read where it is used)."""
+    type: str                           # "spin", "check", "string", "combo" or "button"
+    default: object = None
+    min: Optional[int] = None           # spin
+    max: Optional[int] = None
+    vars: tuple = ()                    # combo: the values
+    apply: Optional[str] = None
+
+    def parse(self, text: str, label: str):
+        """The value a GUI sent (``label``: the option's name in its protocol, for the error message)."""
+        if self.type == "spin":
+            return parse_int(text, label, self.min, self.max)
+        if self.type == "check":
+            return parse_bool(text, label)
+        if self.type == "combo":
+            if text.lower() not in self.vars:
+                raise CommandError(f"{label} must be one of {', '.join(self.vars)}, not {sanitize(text, 20)!r}")
+            return text.lower()
+        if self.type == "string":
+            return "" if text == "<empty>" else text        # how GUIs send an empty string
+        return None                                         # a button has no value
+
+    def line_parts(self, default=None) -> dict:
+        """What an ``option`` line says of this option, part by part: ``default`` (``default`` given: instead
+        of the option's), ``range`` (a spin's) and ``vars`` (a combo's); each dialect puts them in its order."""
+        default = self.default if default is None else default
+        if self.type == "button":
+            return {}
+        if self.type == "check":
+            shown = str(default).lower()                    # "true" / "false"
+        elif self.type == "string":
+            shown = default or "<empty>"
+        else:
+            shown = default
+        parts = {"default": f"default {shown}"}
+        if self.type == "spin":
+            parts["range"] = f"min {self.min} max {self.max}"
+        if self.type == "combo":
+            parts["vars"] = " ".join(f"var {v}" for v in self.vars)
+        return parts
+
+
+# Every option of the engine, in either protocol (each dialect names those it offers: ``uci.NAMES``,
+# ``ucci.NAMES``).  The options that reach the searcher are applied by ``apply_options``: at once, or after the
+# search that is running.
+OPTIONS = {
+    "hash_mb": Option("spin", 64, 1, 4096, apply="apply_options"),         # the transposition table, MB
+    "threads": Option("spin", 1, 1, 1024),              # accepted; the search uses one thread for now
+    "ponder": Option("check", False),                   # the GUI may send 'go ponder' (nothing to set up)
+    "multipv": Option("spin", 1, 1, 500),               # lines reported per iteration
+    # The game 'startpos' means (UCI_Variant): UCI's own game unless the engine was started for another
+    # (``shuai --variant``); a FEN names its own game.
+    "variant": Option("combo", "chess", vars=tuple(sorted(g.name for g in GAMES)), apply="variant_changed"),
+    "tables": Option("check", True, apply="apply_options"),                # probe the endgame tables
+    "table_paths": Option("string", "", apply="apply_options"),            # "": the default directory
+    "table_cache_mb": Option("spin", DEFAULT_CACHE_MB, 1, MAX_CACHE_MB, apply="apply_options"),
+    # egtbply: the disk is read only at nodes with at least this many plies left to search (the bound is ours;
+    # the search's own maximum ply is deeper)
+    "probe_depth": Option("spin", DEFAULT_PROBE_DEPTH, 0, 64, apply="apply_options"),
+    "clear_hash": Option("button", apply="new_game"),   # forget what the search has learnt
+}
+
+
+def split_position_args(tokens: list[str], start_fen: str = GAMES[0].start_fen) -> tuple[str, list[str]]:
+    """``startpos [moves ...]`` or ``fen <FEN> [moves ...]`` -> (fen, moves), ``startpos`` being ``start_fen``
+    (the engine passes its current game's; the default, the first game's, serves scripts).  Keywords are
+    case-insensitive."""
     if not tokens:
         raise CommandError("expected 'startpos' or 'fen <FEN>'")
     kw = tokens[0].lower()
@@ -193,8 +269,8 @@ class _Search:
     id: int
     legal: list                     # legal moves at the root (a fallback if the searcher reports none)
     allowed: list                   # legal moves not banned
-    hold_ponder: bool               # no bestmove before ponderhit/stop
-    hold_infinite: bool             # no bestmove before stop
+    ponder: bool                    # 'go ponder': no bestmove before ponderhit/stop (the searcher holds it)
+    infinite: bool                  # 'go infinite': no bestmove before stop
     draw_offered: bool = False      # UCCI 'go draw' / 'ponderhit draw'
     drawn: bool = False             # no legal move, and the game calls that a draw (chess stalemate)
     last_info: object = None
@@ -213,23 +289,18 @@ class EngineCore:
         self.banned: list[str] = []      # UCCI banmoves, until the next 'position'
         self._search: Optional[_Search] = None
         self._search_ids = 0
-        self.hash_mb = DEFAULT_HASH_MB
-        self._applied_hash = loader.hash_mb        # the loader builds Searcher(loader.hash_mb)
-        # Endgame tables, applied like the hash size (when no search runs).  paths "": the default directory.
-        self.tables = {"enabled": True, "paths": "", "cache_mb": DEFAULT_CACHE_MB, "probe_depth": DEFAULT_PROBE_DEPTH}
-        self._applied_tables = None
+        self.values = {key: option.default for key, option in OPTIONS.items()}     # the options as set now
         self._pending_new_game = False
-        # The games: ``variant`` is the one ``startpos`` means; a FEN names its own game by its number of ranks,
-        # among ``games`` (set by the dialect: UCCI plays xiangqi only).
-        self.variant = loader.game_name
-        self.games = ("xiangqi",)
+        # The games this protocol plays (set by the dialect: UCCI plays xiangqi only); a FEN names its own game
+        # by its number of ranks, ``startpos`` means the game of the option "variant".
+        self.games = GAMES
         # formatting hooks, set by the dialect
         self.format_info: Callable = lambda info: []
         self.format_result: Callable = lambda search, result: []
 
     # -- the engine (numba side) --------------------------------------------------------------------------------
     def engine(self):
-        """The loaded modules; waits for the loader.  CommandError if loading failed."""
+        """The engine's handle (``loop.Engine``); waits for the loader.  LoadError if loading failed."""
         self.loader.start()
         return self.loader.wait()
 
@@ -237,23 +308,27 @@ class EngineCore:
     def loaded(self) -> bool:
         return self.loader.done.is_set()
 
+    @property
+    def game(self):
+        """The game ``startpos`` means."""
+        return game_named(self.values["variant"])
+
     def position(self):
         if self._pos is None:
-            self._pos = self.engine().position_class(self.variant)()
+            self._pos = self.engine().position_class(self.game)()
         return self._pos
 
-    def choose_games(self, games: tuple, variant: str) -> None:
+    def choose_games(self, games: tuple, game) -> None:
         """The dialect's games and the one ``startpos`` means; the loader prepares that one first (unless it
         has begun already, under the dialect of an earlier line)."""
         self.games = games
-        self.set_variant(variant)
+        self.set_option("variant", game.name)
         if not self.loader.started:
-            self.loader.game_name = variant
+            self.loader.game = game
 
-    def set_variant(self, name: str) -> None:
-        """``startpos`` means this game from now on; a current position of another game becomes its start."""
-        self.variant = name
-        if self._pos is not None and self._pos.game.name != name:
+    def variant_changed(self) -> None:
+        """``startpos`` means another game from now on: a current position of another game becomes its start."""
+        if self._pos is not None and self._pos.game is not self.game:
             if self.loaded:
                 self.finish()
             self._pos = None
@@ -261,16 +336,17 @@ class EngineCore:
 
     def build_position(self, tokens: list[str]):
         """A new Position from ``startpos|fen ... [moves ...]`` tokens; CommandError says what is wrong."""
-        fen, moves = split_position_args(tokens, game_named(self.variant).start_fen)
+        fen, moves = split_position_args(tokens, self.game.start_fen)
         game = game_of_fen(fen)
         if game is None:
-            raise CommandError(f"bad FEN {sanitize(fen)!r}: expected 8 ranks (chess) or 10 (xiangqi)")
-        if game.name not in self.games:
+            ranks = " or ".join(f"{g.ranks} ({g.name})" for g in sorted(GAMES, key=lambda g: g.ranks))
+            raise CommandError(f"bad FEN {sanitize(fen)!r}: expected {ranks} ranks")
+        if game not in self.games:
             raise CommandError(f"bad FEN {sanitize(fen)!r}: a {game.name} position; this protocol plays "
-                               f"{' and '.join(self.games)} only")
+                               f"{' and '.join(g.name for g in self.games)} only")
         eng = self.engine()
         try:
-            pos = eng.position_class(game.name)(fen)
+            pos = eng.position_class(game)(fen)
         except ValueError as e:                         # FenError
             raise CommandError(f"bad FEN {sanitize(fen)!r}: {e}") from None
         for i, m in enumerate(moves, 1):
@@ -289,47 +365,49 @@ class EngineCore:
         self._pos = pos
         self.banned = []
 
-    # -- options that reach the searcher --------------------------------------------------------------------
-    def set_hash(self, mb: int) -> None:
-        self.hash_mb = mb
-        self.apply_options()
+    # -- options ------------------------------------------------------------------------------------------------
+    def set_option(self, key: str, value=None) -> None:
+        """Set option ``key`` of ``OPTIONS`` to ``value`` (parsed and checked by its ``Option.parse``), and
+        apply it."""
+        option = OPTIONS[key]
+        if option.type != "button":
+            self.values[key] = value
+        if option.apply is not None:
+            getattr(self, option.apply)()
 
     def new_game(self) -> None:
         self._pending_new_game = True
         self.apply_options()
 
-    def set_tables(self, **settings) -> None:
-        """Change endgame-table settings: enabled, paths, cache_mb, probe_depth (see ``self.tables``)."""
-        self.tables.update(settings)
-        self.apply_options()
-
     def apply_options(self) -> None:
-        """Hand hash size and new-game requests to the searcher now, unless it is busy (then at the next go)."""
-        if self.loaded and self.loader.error is None and not self.searching():
-            self._apply_pending()
+        """Hand the options that reach the searcher (hash size, tables, a new game) to it now, unless it is
+        busy (then before the next search)."""
+        eng = self.loader.engine
+        if eng is not None and not self.searching():
+            self._apply_pending(eng)
 
-    def _apply_pending(self) -> None:
-        eng = self.engine()
-        if self._applied_hash != self.hash_mb:
-            eng.searcher.set_hash(self.hash_mb)
-            self._applied_hash = self.hash_mb
+    def _apply_pending(self, eng) -> None:
+        v, applied = self.values, eng.applied
+        if applied.get("hash_mb") != v["hash_mb"]:
+            eng.searcher.set_hash(v["hash_mb"])
+            applied["hash_mb"] = v["hash_mb"]
         if self._pending_new_game:
             eng.searcher.new_game()
             self._pending_new_game = False
-        t = self.tables
-        files = (t["enabled"], t["paths"], t["cache_mb"])
-        if files != self._applied_tables:
-            self._applied_tables = files
-            tables = eng.open_tables(t["paths"], t["cache_mb"]) if t["enabled"] else None
+        files = (v["tables"], v["table_paths"], v["table_cache_mb"])
+        if files != applied.get("tables"):
+            applied["tables"] = files
+            tables = eng.open_tables(v["table_paths"], v["table_cache_mb"]) if v["tables"] else None
             eng.searcher.set_tablebases(tables)
             self.out.lines(self.table_errors())
-        eng.searcher.tb_depth = t["probe_depth"]
+        eng.searcher.tb_depth = v["probe_depth"]
 
     def table_errors(self) -> list[str]:
         """``info string error:`` lines for table problems not reported yet (each is reported once)."""
-        if not self.loaded or self.loader.modules is None:
+        eng = self.loader.engine
+        if eng is None:
             return []
-        return [f"info string error: {msg}" for msg in self.loader.modules.searcher.tablebases.take_errors()]
+        return [f"info string error: {msg}" for msg in eng.searcher.tablebases.take_errors()]
 
     def probe(self, pos) -> list[str]:
         """UCCI ``probe``: the tables' verdict (``win N``, ``loss N``, ``draw``, ``unknown``; N = plies to mate),
@@ -361,7 +439,7 @@ class EngineCore:
         """Start a search of the current position.  Returns its record (None if it could not start)."""
         self.finish()
         eng = self.engine()
-        self._apply_pending()
+        self._apply_pending(eng)
         pos = self.position()
         legal = pos.legal_move_names()
         ban = [m for m in dict.fromkeys(banned) if m in legal]
@@ -374,8 +452,8 @@ class EngineCore:
         limits = eng.Limits(**limits_kwargs)
         with self._lock:
             self._search_ids += 1
-            s = _Search(self._search_ids, legal, allowed, hold_ponder=bool(limits.ponder),
-                        hold_infinite=bool(limits.infinite), draw_offered=draw,
+            s = _Search(self._search_ids, legal, allowed, ponder=bool(limits.ponder),
+                        infinite=bool(limits.infinite), draw_offered=draw,
                         drawn=not legal and pos.game.stalemate_draws and not pos.in_check())
             self._search = s
         eng.searcher.start(pos, limits, lambda info: self._on_info(s, info), lambda r: self._on_done(s, r),
@@ -389,10 +467,10 @@ class EngineCore:
             self.out.lines(lines)
 
     def _on_done(self, s: _Search, result) -> None:
+        """The search has ended (held by the searcher until stop/ponderhit under go infinite/ponder)."""
         with self._lock:
             s.result = result
-            if not (s.hold_ponder or s.hold_infinite):
-                self._emit(s)
+            self._emit(s)
 
     def _emit(self, s: _Search) -> None:
         """Print the search's final lines once (caller holds ``_lock``)."""
@@ -403,7 +481,7 @@ class EngineCore:
         if (result is None or result.best is None) and s.allowed:
             # The searcher reported no move (stopped at once?) although moves exist: never tell a GUI "no move".
             info = result.info if result is not None else s.last_info
-            result = self.loader.modules.SearchResult(s.allowed[0], None, info)
+            result = self.loader.engine.SearchResult(s.allowed[0], None, info)
         self.out.lines(self.table_errors() + self.format_result(s, result))
 
     def stop(self) -> bool:
@@ -412,22 +490,18 @@ class EngineCore:
             s = self._search
             if s is None or s.printed:
                 return False
-            s.hold_ponder = s.hold_infinite = False
-            if s.result is not None:
-                self._emit(s)
-        self.loader.modules.searcher.stop()
+        self.loader.engine.searcher.stop()
         return True
 
     def ponderhit(self, draw: bool = False) -> bool:
+        """The opponent played the move pondered on: the search goes on under the clock (``draw``: and offers
+        a draw, UCCI).  False if no search runs."""
         with self._lock:
             s = self._search
             if s is None or s.printed:
                 return False
             s.draw_offered = s.draw_offered or draw
-            s.hold_ponder = False
-            if s.result is not None and not s.hold_infinite:
-                self._emit(s)
-        self.loader.modules.searcher.ponderhit()
+        self.loader.engine.searcher.ponderhit()
         return True
 
     def finish(self) -> None:
@@ -437,7 +511,7 @@ class EngineCore:
             return
         if not s.printed:
             self.stop()
-        self.loader.modules.searcher.wait()
+        self.loader.engine.searcher.wait()
         with self._lock:                               # a searcher that ended without calling on_done
             if not s.printed:
                 self._emit(s)
@@ -445,7 +519,7 @@ class EngineCore:
     def wait_search(self) -> None:
         """Wait for the current search to end by itself (UCCI batch mode)."""
         if self._search is not None:
-            self.loader.modules.searcher.wait()
+            self.loader.engine.searcher.wait()
 
     # -- perft and display ----------------------------------------------------------------------------------
     def perft(self, depth: int) -> None:
@@ -529,11 +603,6 @@ class Dialect:
     def cmd_ponderhit(self, args):
         self.core.ponderhit()
 
-    def perft_depth(self, text: Optional[str]) -> int:
-        if text is None:
-            raise CommandError("'go perft' needs a depth")
-        return parse_int(text, "perft depth", 0, MAX_PERFT_DEPTH)
-
     def no_move_reply(self, search=None) -> list[str]:
         raise NotImplementedError
 
@@ -553,8 +622,6 @@ class Dialect:
         """``core.go`` with the dialect's reply when the engine cannot search at all."""
         try:
             return self.core.go(limits, **kw)
-        except CommandError as e:
-            if "failed to load" in str(e):
-                self.out.lines([f"info string error: {e}"] + self.no_move_reply())
-                return None
-            raise
+        except LoadError as e:
+            self.out.lines([f"info string error: {e}"] + self.no_move_reply())
+            return None

@@ -6,16 +6,18 @@ Threads:
   it is blocked in a read is clean) and queues complete lines, then an EOF marker;
 * the **command thread** (the caller of ``run``) takes lines from the queue in order and carries them out;
   it never blocks on a search, so ``stop``/``ponderhit``/``isready`` are answered at once;
-* the **loader** imports the numba modules (``engine.search``, ``engine.xiangqi.position``,
+* the **loader** imports the numba modules (``engine.search``, the first game's ``Position``,
   ``engine.perft``), calls every kernel once (from the on-disk cache, or compiled on a cold cache), runs a
-  depth-1 search so the search kernels are loaded too, and builds the ``Searcher``.  It is
-  started *after* the first command has been answered, so ``ucci``/``uci`` is replied to from plain Python
-  within milliseconds.  A command that needs the engine (``isready``, ``position``, ``go`` ...) waits for it;
-  the commands behind it wait in the queue, in order;
+  depth-1 search so the search kernels are loaded too, and builds the ``Searcher``; it hands all that over as
+  one ``Engine``.  It is started *after* the first command has been answered, so ``ucci``/``uci`` is replied
+  to from plain Python within milliseconds.  A command that needs the engine (``isready``, ``position``,
+  ``go`` ...) waits for it; the commands behind it wait in the queue, in order;
 * the **searcher**'s own thread runs each search and prints ``info``/``bestmove`` through the callbacks.
 
-The dialect is fixed by the handshake: ``ucci`` -> UCCI 3.0, ``uci`` -> UCI (Pikafish's xiangqi dialect).
-Lines before any handshake are read as UCI commands (as Stockfish and Pikafish accept commands without ``uci``).
+The dialect is fixed by the handshake: ``ucci`` -> UCCI 3.0 (xiangqi); ``uci`` -> UCI, which plays chess unless
+``UCI_Variant`` (or ``shuai --variant``) says xiangqi or a FEN is a xiangqi position -- then in the dialect
+Pikafish speaks.  Lines before any handshake are read as UCI commands (as Stockfish and Pikafish accept commands
+without ``uci``).
 
 Every output line goes through ``Output``: one lock, flushed at once.  Every bad input line -- unknown command,
 bad arguments, bad FEN, illegal move, empty line, bytes that are not UTF-8 -- gets exactly one line
@@ -32,9 +34,13 @@ import queue
 import sys
 import threading
 import traceback
-from types import SimpleNamespace
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Optional
 
-from .core import DEFAULT_HASH_MB, CommandError, EngineCore, sanitize
+from .core import OPTIONS, CommandError, EngineCore, LoadError, sanitize
+
+if TYPE_CHECKING:
+    from ..search import Searcher
 
 EOF = object()
 MAX_LINE = 1 << 20          # longer lines are dropped (one error line)
@@ -109,20 +115,32 @@ class LineReader(threading.Thread):
                 buf = b""
 
 
-class Loader:
-    """Loads the compiled side once, in a background thread: the kernels of ``game_name`` (the game the dialect
-    expects first), then a searcher.  ``wait()`` returns a namespace with ``position_class(game name)``,
-    ``Limits``, ``SearchResult``, ``run_perft``, ``open_tables`` and the ``searcher``; or raises CommandError if
-    loading failed.  The other game's kernels are loaded when a position of it is first asked for."""
+@dataclass
+class Engine:
+    """The compiled side, as the loader hands it over."""
+    searcher: Searcher
+    position_class: Callable            # Game -> its Position class, the game's kernels loaded
+    Limits: type                        # engine.search's
+    SearchResult: type
+    run_perft: Callable                 # engine.perft.run_perft
+    open_tables: Callable               # engine.egtb.probe.open_tables
+    # The option values the searcher has now (hash size, table files): ``EngineCore`` applies its own when
+    # they differ.
+    applied: dict = field(default_factory=dict)
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, game_name: str = "xiangqi"):
-        self.hash_mb = hash_mb
-        self.game_name = game_name
+
+class Loader:
+    """Loads the compiled side once, in a background thread: the kernels of ``game`` (the game the dialect
+    expects first), then a searcher.  ``wait()`` returns the ``Engine``, or raises LoadError if loading failed
+    (``error`` says why).  The other game's kernels are loaded when a position of it is first asked for."""
+
+    def __init__(self, game=None):
+        self.game = game                # set by the dialect before the loader starts (EngineCore.choose_games)
         self._games_lock = threading.Lock()
         self._warm_games: set = set()
         self.done = threading.Event()
-        self.modules = None
-        self.error = None
+        self.engine: Optional[Engine] = None        # set once loaded
+        self.error: Optional[str] = None            # set if loading failed
         self._thread = None
         self._start_lock = threading.Lock()
 
@@ -140,30 +158,29 @@ class Loader:
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def wait(self):
+    def wait(self) -> Engine:
         self.start()
         self.done.wait()
-        if self.error is not None:
-            raise CommandError(f"engine failed to load: {self.error}")
-        return self.modules
+        if self.engine is None:
+            raise LoadError(f"engine failed to load: {self.error}")
+        return self.engine
 
-    def position_class(self, game_name: str):
+    def position_class(self, game):
         """The Position class of a game, its kernels loaded (or compiled) on first use."""
-        from ..game import game_named
-        game = game_named(game_name)
         with self._games_lock:
-            if game_name not in self._warm_games:
+            if game not in self._warm_games:
                 from ..warmup import warm_all
                 warm_all(game)
-                self._warm_games.add(game_name)
+                self._warm_games.add(game)
         return game.Position
 
     def _load(self) -> None:
         try:
-            Position = self.position_class(self.game_name)
+            Position = self.position_class(self.game)
             from ..perft import run_perft
             from ..search import Limits, SearchResult, Searcher
-            searcher = Searcher(self.hash_mb)
+            hash_mb = OPTIONS["hash_mb"].default
+            searcher = Searcher(hash_mb)
             pos = Position()
             # One tiny search, so that the search kernels are loaded (or compiled) now, not at the first 'go'.
             finished = threading.Event()
@@ -172,9 +189,8 @@ class Loader:
             searcher.wait()
             searcher.new_game()
             from ..egtb.probe import open_tables
-            self.modules = SimpleNamespace(position_class=self.position_class, Limits=Limits,
-                                           SearchResult=SearchResult, run_perft=run_perft, searcher=searcher,
-                                           open_tables=open_tables)
+            self.engine = Engine(searcher, self.position_class, Limits, SearchResult, run_perft, open_tables,
+                                 applied={"hash_mb": hash_mb})
         except BaseException as e:      # noqa: BLE001 -- reported to the GUI; the engine keeps answering
             self.error = f"{type(e).__name__}: {e}"
             traceback.print_exc(file=sys.stderr)
@@ -182,9 +198,9 @@ class Loader:
             self.done.set()
 
 
-def _dialect_for(first_word: str, core: EngineCore, variant: str):
+def _dialect_for(first_word: str, core: EngineCore, variant: Optional[str]):
     """The dialect a first word asks for; it decides the game the loader prepares (UCCI: xiangqi; UCI: the
-    ``variant`` the command line named, chess by default)."""
+    ``variant`` the command line named, else the option's default, chess)."""
     if first_word == "ucci":
         from .ucci import UcciDialect
         return UcciDialect(core)
@@ -192,9 +208,10 @@ def _dialect_for(first_word: str, core: EngineCore, variant: str):
     return UciDialect(core, variant)
 
 
-def run(fd: int = 0, stream=None, variant: str = "chess") -> int:
+def run(fd: int = 0, stream=None, variant: Optional[str] = None) -> int:
     """The protocol loop.  Reads ``fd`` (stdin), writes ``stream`` (stdout); returns the exit code.
-    ``variant``: the game UCI's ``startpos`` means until ``UCI_Variant`` says otherwise."""
+    ``variant``: the game UCI's ``startpos`` means until ``UCI_Variant`` says otherwise (None: the option's
+    default)."""
     out = Output(stream)
     q: queue.Queue = queue.Queue()
     LineReader(fd, q).start()
@@ -235,7 +252,7 @@ def run(fd: int = 0, stream=None, variant: str = "chess") -> int:
             break
     # quit, EOF or a closed stdout: stop any search (its bestmove is printed if anyone still listens)
     try:
-        if loader.done.is_set() and loader.modules is not None:
+        if loader.engine is not None:
             core.finish()
     except Exception:                   # noqa: BLE001
         traceback.print_exc(file=sys.stderr)

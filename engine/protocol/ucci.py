@@ -22,48 +22,66 @@ Differences from UCI worth knowing:
 * endgame tables: ``useegtb``, ``egtbpaths`` (directories separated by ``;``; empty: the project's
   ``tablebases/``), ``egtbcache`` (MB of decompressed chunks), ``egtbply`` (the disk is read only at nodes with
   at least that many plies of search left; deeper only cached chunks are used);
+* options: the engine's (``core.OPTIONS``: defaults, ranges, what applies them) under UCCI's names (``NAMES``;
+  ``hashsize 0`` and ``threads 0`` mean "the engine decides", i.e. the default), and UCCI's own ``SETTINGS``;
 * ``setoption batch true``: while a search runs, the next command is not read until its ``bestmove`` (not for
   ``go infinite``/``go ponder``, which could then never be stopped);
 * ``quit`` -> ``bye``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 
 from .. import __version__
-from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
-from .core import (DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVESTOGO, CommandError, Dialect, GoRequest, parse_bool,
-                   parse_int, parse_number, parse_seconds, sanitize)
+from ..game import XIANGQI
+from .core import (MAX_MOVESTOGO, OPTIONS, CommandError, Dialect, GoRequest, Option, parse_int, parse_number,
+                   parse_seconds, sanitize)
 from .core import parse_go as parse_core_go
 
 DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (our view) is at most this
 
 GRADES = ("none", "small", "medium", "large")
-RANDOMNESS = ("none", "tiny", "small", "medium", "large", "huge")     # ElephantEye's two extra grades accepted
-MAX_PLY = 64                    # egtbply's upper bound (the search's own limit is deeper)
 
-OPTION_LINES = [
-    "option usemillisec type check default false",
-    "option batch type check default false",
-    "option debug type check default false",
-    "option ponder type check default false",
-    "option usebook type check default false",
-    "option useegtb type check default true",
-    "option bookfiles type string",
-    "option egtbpaths type string",
-    f"option egtbcache type spin min 1 max {MAX_CACHE_MB} default {DEFAULT_CACHE_MB}",
-    f"option egtbply type spin min 0 max {MAX_PLY} default {DEFAULT_PROBE_DEPTH}",
-    f"option hashsize type spin min 0 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}",
-    "option threads type spin min 0 max 1024 default 1",
-    "option idle type combo var none var small var medium var large default none",
-    "option pruning type combo var none var small var medium var large default large",
-    "option knowledge type combo var none var small var medium var large default large",
-    "option randomness type combo var none var small var medium var large default none",
-    "option newgame type button",
-]
+# UCCI's own settings, which only this dialect reads (usemillisec, batch) or which it accepts and does not use.
+SETTINGS = {
+    "usemillisec": Option("check", False),          # go's times in milliseconds rather than seconds
+    "batch": Option("check", False),                # read nothing more while a search runs (see the module doc)
+    "debug": Option("check", False),
+    "usebook": Option("check", False),
+    "bookfiles": Option("string", ""),
+    "idle": Option("combo", "none", vars=GRADES),
+    "pruning": Option("combo", "large", vars=GRADES),
+    "knowledge": Option("combo", "large", vars=GRADES),
+    "randomness": Option("combo", "none", vars=GRADES),
+}
+ALSO_ACCEPTED = {"randomness": ("tiny", "huge")}    # ElephantEye's two extra grades, accepted, not advertised
+
+# The options as UCCI names them, in the order they are advertised -> a key of SETTINGS or of core.OPTIONS.
+NAMES = {"usemillisec": "usemillisec", "batch": "batch", "debug": "debug", "ponder": "ponder",
+         "usebook": "usebook", "useegtb": "tables", "bookfiles": "bookfiles", "egtbpaths": "table_paths",
+         "egtbcache": "table_cache_mb", "egtbply": "probe_depth", "hashsize": "hash_mb", "threads": "threads",
+         "idle": "idle", "pruning": "pruning", "knowledge": "knowledge", "randomness": "randomness",
+         "newgame": "clear_hash"}
+ZERO_IS_DEFAULT = {"hashsize", "threads"}          # UCCI's 0: "the engine decides", i.e. the default
 
 # Options other UCCI engines have and some GUIs send whatever the engine advertised; the spec says setting
 # an option the engine did not offer is not an error, so these are accepted and ignored.
 TOLERATED = {"promotion", "usehash", "style", "selectivity", "loadbook", "evalapi", "repetition", "drawmoves"}
+
+
+def option(name: str) -> Option:
+    """The option UCCI calls ``name`` (a key of NAMES), with the range UCCI gives it."""
+    key = NAMES[name]
+    spec = SETTINGS.get(key) or OPTIONS[key]
+    return replace(spec, min=0) if name in ZERO_IS_DEFAULT else spec
+
+
+def option_line(name: str) -> str:
+    """``option <name> type <type> ...`` as UCCI advertises it (a string option without its default)."""
+    spec = option(name)
+    parts = spec.line_parts()
+    order = ("range", "vars") if spec.type == "string" else ("range", "vars", "default")
+    return " ".join([f"option {name} type {spec.type}"] + [parts[p] for p in order if p in parts])
 
 
 UCCI_TIMES = {"time": "time_left", "increment": "increment"}         # go keyword -> search.Limits field
@@ -101,19 +119,15 @@ class UcciDialect(Dialect):
 
     def __init__(self, core):
         super().__init__(core)
-        core.choose_games(("xiangqi",), "xiangqi")
+        core.choose_games((XIANGQI,), XIANGQI)          # UCCI is xiangqi's protocol
         self.bye = False
-        self.options = {"usemillisec": False, "batch": False, "debug": False, "ponder": False,
-                        "usebook": False, "useegtb": True, "bookfiles": "", "egtbpaths": "",
-                        "egtbcache": DEFAULT_CACHE_MB, "egtbply": DEFAULT_PROBE_DEPTH,
-                        "hashsize": DEFAULT_HASH_MB, "threads": 1, "idle": "none", "pruning": "large",
-                        "knowledge": "large", "randomness": "none"}
+        self.settings = {key: spec.default for key, spec in SETTINGS.items()}
         self.commands.update({"ucci": self.cmd_ucci, "banmoves": self.cmd_banmoves, "probe": self.cmd_probe})
 
     # -- commands -------------------------------------------------------------------------------------------
     def cmd_ucci(self, args):
         self.out.lines(["id name Shuai", f"id version {__version__}", "id copyright 2026 the Shuai authors",
-                        "id author the Shuai authors", *OPTION_LINES, "ucciok"])
+                        "id author the Shuai authors", *map(option_line, NAMES), "ucciok"])
         self.handshaken = True
 
     def cmd_setoption(self, args):
@@ -125,41 +139,20 @@ class UcciDialect(Dialect):
             name, rest = " ".join(args[1:cut]).lower(), args[cut + 1:]
         else:
             name, rest = args[0].lower(), args[1:]
-        text = " ".join(rest)
-        opts = self.options
-        if name in ("usemillisec", "batch", "debug", "ponder", "usebook", "useegtb"):
-            if not rest:
-                raise CommandError(f"setoption {name} needs true or false")
-            opts[name] = parse_bool(text, name)
-            if name == "useegtb":
-                self.core.set_tables(enabled=opts[name])
-        elif name == "hashsize":
-            mb = parse_int(text, "hashsize", 0, MAX_HASH_MB)
-            opts[name] = mb
-            self.core.set_hash(mb or DEFAULT_HASH_MB)   # 0 = "engine decides"
-        elif name == "threads":
-            opts[name] = parse_int(text, "threads", 0, 1024)     # searching uses one thread for now
-        elif name in ("idle", "pruning", "knowledge", "randomness"):
-            allowed = RANDOMNESS if name == "randomness" else GRADES
-            if text.lower() not in allowed:
-                raise CommandError(f"{name} must be one of {', '.join(allowed)}, not {sanitize(text, 20)!r}")
-            opts[name] = text.lower()
-        elif name in ("bookfiles", "egtbpaths"):
-            opts[name] = "" if text == "<empty>" else text
-            if name == "egtbpaths":
-                self.core.set_tables(paths=opts[name])
-        elif name == "egtbcache":
-            opts[name] = parse_int(text, "egtbcache", 1, MAX_CACHE_MB)
-            self.core.set_tables(cache_mb=opts[name])
-        elif name == "egtbply":
-            opts[name] = parse_int(text, "egtbply", 0, MAX_PLY)
-            self.core.set_tables(probe_depth=opts[name])
-        elif name == "newgame":
-            self.core.new_game()
-        elif name in TOLERATED:
-            pass
-        else:
+        if name in TOLERATED:
+            return
+        if name not in NAMES:
             raise CommandError(f"unknown option {sanitize(name, 40)!r}")
+        spec, key = option(name), NAMES[name]
+        if key in ALSO_ACCEPTED:
+            spec = replace(spec, vars=spec.vars + ALSO_ACCEPTED[key])
+        value = spec.parse(" ".join(rest), name)
+        if value == 0 and name in ZERO_IS_DEFAULT:
+            value = spec.default
+        if key in SETTINGS:
+            self.settings[key] = value
+        else:
+            self.core.set_option(key, value)
 
     def cmd_banmoves(self, args):
         legal = set(self.core.position().legal_move_names())
@@ -173,7 +166,7 @@ class UcciDialect(Dialect):
                                f"banned: {' '.join(self.core.banned) or 'none'}")
 
     def cmd_go(self, args):
-        req = parse_go(args, self.options["usemillisec"])
+        req = parse_go(args, self.settings["usemillisec"])
         if req.perft is not None:
             self.core.perft(req.perft)
             return
@@ -182,7 +175,7 @@ class UcciDialect(Dialect):
             self.out.line("nobestmove")
             return
         s = self.start_search(req.limits, banned=self.core.banned, draw=req.draw)
-        if s is not None and self.options["batch"] and not (s.hold_ponder or s.hold_infinite):
+        if s is not None and self.settings["batch"] and not (s.ponder or s.infinite):
             self.core.wait_search()
 
     def cmd_stop(self, args):

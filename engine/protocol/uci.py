@@ -14,37 +14,34 @@ stalemate) then ``bestmove (none)``; a ``stop``
 with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search is restricted to those moves)
 and ``perft N``.  Options: Hash, Threads (any value accepted, one thread used), Ponder, MultiPV (K lines per
 iteration, the best first; ``bestmove`` is line 1's), UCI_Variant (``chess`` or ``xiangqi``; others are refused),
-Clear Hash, and the (xiangqi) endgame tables:
+Clear Hash, and the endgame tables:
 EGTBPath (directories separated by ``;`` or ``:``; empty: the project's ``tablebases/``), EGTBCache (MB of
 decompressed chunks), EGTBProbeDepth (UCCI's egtbply: the disk is read only with at least this many plies of
-search left).  ``info`` carries ``tbhits`` when the tables answered.
+search left).  ``info`` carries ``tbhits`` when the tables answered.  Their defaults and ranges are the engine's
+(``core.OPTIONS``); this module only names them (``NAMES``) and formats them.
 """
 from __future__ import annotations
 
 
 from .. import __version__
-from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
-from .core import (DEFAULT_HASH_MB, MAX_DEPTH, MAX_HASH_MB, CommandError, Dialect, GoRequest, parse_bool, parse_int,
-                   parse_seconds, sanitize)
+from ..game import GAMES, game_named
+from .core import MAX_DEPTH, OPTIONS, CommandError, Dialect, GoRequest, parse_int, parse_seconds, sanitize
 from .core import parse_go as parse_core_go
 
-MAX_THREADS = 1024
-MAX_MULTIPV = 500
-VARIANTS = ("chess", "xiangqi")
-# Spin options whose values are all accepted though only 1 is honoured for now: option -> (name as advertised,
-# maximum, what happens instead of a larger value)
-ONE_FOR_NOW = {"threads": ("Threads", MAX_THREADS, "searching with 1 thread")}
+# The options as UCI names them, in the order they are advertised -> a key of core.OPTIONS.
+NAMES = {"Hash": "hash_mb", "Threads": "threads", "Ponder": "ponder", "MultiPV": "multipv",
+         "UCI_Variant": "variant", "EGTBPath": "table_paths", "EGTBCache": "table_cache_mb",
+         "EGTBProbeDepth": "probe_depth", "Clear Hash": "clear_hash"}
+BY_LOWER = {name.lower(): name for name in NAMES}     # option names are case-insensitive
 
-OPTION_LINES = [
-    f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
-    f"option name Threads type spin default 1 min 1 max {MAX_THREADS}",
-    "option name Ponder type check default false",
-    f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
-    "option name EGTBPath type string default <empty>",
-    f"option name EGTBCache type spin default {DEFAULT_CACHE_MB} min 1 max {MAX_CACHE_MB}",
-    f"option name EGTBProbeDepth type spin default {DEFAULT_PROBE_DEPTH} min 0 max 64",
-    "option name Clear Hash type button",
-]
+
+def option_line(name: str, default=None) -> str:
+    """``option name <name> type <type> ...`` as UCI advertises it (``default``: instead of the option's)."""
+    spec = OPTIONS[NAMES[name]]
+    parts = spec.line_parts(default)
+    return " ".join([f"option name {name} type {spec.type}"]
+                    + [parts[p] for p in ("default", "range", "vars") if p in parts])
+
 
 GO_KEYWORDS = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime",
                "infinite", "ponder", "searchmoves", "perft"}
@@ -80,29 +77,21 @@ def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     return req
 
 
-def option_lines(variant: str) -> list[str]:
-    """The options, ``UCI_Variant`` defaulting to ``variant``."""
-    return OPTION_LINES[:4] + [f"option name UCI_Variant type combo default {variant} "
-                               + " ".join(f"var {v}" for v in VARIANTS)] + OPTION_LINES[4:]
-
-
 class UciDialect(Dialect):
     name = "uci"
 
-    def __init__(self, core, variant: str = "chess"):
+    def __init__(self, core, variant: str = None):
         super().__init__(core)
-        self.default_variant = variant
-        core.choose_games(VARIANTS, variant)
-        self.options = {"hash": DEFAULT_HASH_MB, "threads": 1, "ponder": False, "multipv": 1,
-                        "uci_variant": variant, "egtbpath": "", "egtbcache": DEFAULT_CACHE_MB,
-                        "egtbprobedepth": DEFAULT_PROBE_DEPTH}
+        self.default_variant = variant or OPTIONS["variant"].default    # UCI_Variant's default: see OPTIONS
+        core.choose_games(GAMES, game_named(self.default_variant))
         self.debug = False
         self.commands.update({"uci": self.cmd_uci, "ucinewgame": self.cmd_ucinewgame, "debug": self.cmd_debug})
 
     # -- commands -------------------------------------------------------------------------------------------
     def cmd_uci(self, args):
         self.out.lines([f"id name Shuai {__version__}", "id author the Shuai authors",
-                        *option_lines(self.default_variant), "uciok"])
+                        *(option_line(name, self.default_variant if NAMES[name] == "variant" else None)
+                          for name in NAMES), "uciok"])
         self.handshaken = True
 
     def cmd_debug(self, args):
@@ -123,41 +112,16 @@ class UciDialect(Dialect):
         text = " ".join(args[cut + 1:])
         if not name:
             raise CommandError("setoption: missing option name")
-        if name != "clear hash" and not has_value:
+        label = BY_LOWER.get(name)
+        key = NAMES[label] if label is not None else None
+        if not has_value and (key is None or OPTIONS[key].type != "button"):
             raise CommandError(f"setoption name {sanitize(name, 30)}: missing 'value'")
-        if name == "hash":
-            mb = parse_int(text, "Hash", 1, MAX_HASH_MB)
-            self.options["hash"] = mb
-            self.core.set_hash(mb)
-        elif name in ONE_FOR_NOW:
-            label, most, instead = ONE_FOR_NOW[name]
-            n = parse_int(text, label, 1, most)
-            self.options[name] = n
-            if n > 1:
-                self.out.line(f"info string {label} {n}: {instead} for now")
-        elif name == "multipv":
-            self.options["multipv"] = parse_int(text, "MultiPV", 1, MAX_MULTIPV)
-        elif name == "ponder":
-            self.options["ponder"] = parse_bool(text, "Ponder")
-        elif name == "uci_variant":
-            v = text.lower()
-            if v not in VARIANTS:
-                raise CommandError(f"UCI_Variant {sanitize(text, 30)!r} is not supported ({' or '.join(VARIANTS)})")
-            self.options["uci_variant"] = v
-            self.core.set_variant(v)
-        elif name == "egtbpath":
-            self.options["egtbpath"] = "" if text == "<empty>" else text
-            self.core.set_tables(paths=self.options["egtbpath"])
-        elif name == "egtbcache":
-            self.options["egtbcache"] = parse_int(text, "EGTBCache", 1, MAX_CACHE_MB)
-            self.core.set_tables(cache_mb=self.options["egtbcache"])
-        elif name == "egtbprobedepth":
-            self.options["egtbprobedepth"] = parse_int(text, "EGTBProbeDepth", 0, 64)
-            self.core.set_tables(probe_depth=self.options["egtbprobedepth"])
-        elif name == "clear hash":
-            self.core.new_game()
-        else:
+        if key is None:
             raise CommandError(f"no such option {sanitize(name, 40)!r}")
+        value = OPTIONS[key].parse(text, label)
+        if key == "threads" and value > 1:          # accepted, as GUIs set it from the machine's cores
+            self.out.line(f"info string {label} {value}: searching with 1 thread for now")
+        self.core.set_option(key, value)
 
     def cmd_go(self, args):
         red = self.core.position().side == 0
@@ -170,7 +134,7 @@ class UciDialect(Dialect):
             bad = [m for m in req.searchmoves if m not in legal]
             if bad:
                 raise CommandError(f"searchmoves: not legal here: {sanitize(' '.join(bad))}")
-        self.start_search(dict(req.limits, multipv=self.options["multipv"]), searchmoves=req.searchmoves)
+        self.start_search(dict(req.limits, multipv=self.core.values["multipv"]), searchmoves=req.searchmoves)
 
     # -- replies --------------------------------------------------------------------------------------------
     def no_move_reply(self, search=None):

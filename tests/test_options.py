@@ -1,0 +1,114 @@
+"""The engine's options (issue 27): one table (``core.OPTIONS``) owns each option's default and range, the
+dialects only name them, and an option that reaches the searcher is applied when it is set -- or, while a
+search runs, before the next one.  Pure Python: a recording searcher stands in for the compiled one."""
+import re
+import threading
+from types import SimpleNamespace
+
+from engine.protocol import ucci, uci
+from engine.protocol.core import OPTIONS, EngineCore, _Search
+from engine.protocol.loop import Engine
+
+
+class RecordingSearcher:
+    def __init__(self):
+        self.calls = []
+        self.tb_depth = None
+        self.tablebases = SimpleNamespace(take_errors=lambda: [])
+
+    def set_hash(self, mb):
+        self.calls.append(("set_hash", mb))
+
+    def new_game(self):
+        self.calls.append(("new_game",))
+
+    def set_tablebases(self, tables):
+        self.calls.append(("set_tablebases", tables))
+
+
+def loaded_core():
+    """An EngineCore whose loader has finished, with a recording searcher."""
+    searcher = RecordingSearcher()
+    engine = Engine(searcher, None, None, None, None, lambda paths, cache_mb: ("tables", paths, cache_mb),
+                    applied={"hash_mb": OPTIONS["hash_mb"].default})
+    done = threading.Event()
+    done.set()
+    loader = SimpleNamespace(engine=engine, done=done, started=True, start=lambda: None, wait=lambda: engine)
+    out = SimpleNamespace(lines=lambda lines: None, line=lambda text: None)
+    return EngineCore(out, loader), searcher
+
+
+def test_hash_is_applied_by_setoption():
+    core, searcher = loaded_core()
+    d = uci.UciDialect(core)
+    d.cmd_setoption("name Hash value 16".split())
+    assert ("set_hash", 16) in searcher.calls
+    searcher.calls.clear()
+    d.cmd_setoption("name Hash value 16".split())               # the same size: nothing to do
+    assert ("set_hash", 16) not in searcher.calls
+
+
+def test_hash_set_during_a_search_is_applied_when_it_has_ended():
+    core, searcher = loaded_core()
+    d = ucci.UcciDialect(core)
+    core._search = _Search(1, [], [], False, True)               # a 'go infinite' that has not printed yet
+    d.cmd_setoption("hashsize 32".split())
+    assert not [c for c in searcher.calls if c[0] == "set_hash"]
+    core._search.printed = True                                  # its bestmove is out
+    core.apply_options()                                         # as isready / go do
+    assert ("set_hash", 32) in searcher.calls
+    d.cmd_setoption("hashsize 0".split())                        # UCCI's 0: the engine decides (the default)
+    assert searcher.calls[-1] == ("set_hash", OPTIONS["hash_mb"].default)
+
+
+def test_table_options_reach_the_searcher():
+    core, searcher = loaded_core()
+    d = uci.UciDialect(core)
+    d.cmd_setoption("name EGTBCache value 8".split())
+    assert searcher.calls[-1] == ("set_tablebases", ("tables", "", 8))
+    d.cmd_setoption("name EGTBProbeDepth value 5".split())
+    assert searcher.tb_depth == 5
+
+
+def test_option_defaults_and_ranges_come_from_one_table():
+    """Every option either dialect advertises is an OPTIONS entry (or one of UCCI's own settings), with the
+    default and range written there; the core starts from those defaults."""
+    core, _ = loaded_core()
+    assert core.values == {key: option.default for key, option in OPTIONS.items()}
+    out = []
+    d = uci.UciDialect(SimpleNamespace(out=SimpleNamespace(lines=out.extend), choose_games=lambda g, v: None))
+    d.cmd_uci([])
+    for line in out:
+        m = re.match(r"option name (.+?) type (\w+)(?: default (\S+))?(?: min (\d+) max (\d+))?", line)
+        if not m:
+            continue
+        spec = OPTIONS[uci.NAMES[m.group(1)]]
+        assert m.group(2) == spec.type
+        if spec.type == "spin":
+            assert (int(m.group(3)), int(m.group(4)), int(m.group(5))) == (spec.default, spec.min, spec.max)
+    assert set(uci.NAMES.values()) <= set(OPTIONS)
+    assert set(ucci.NAMES.values()) <= set(OPTIONS) | set(ucci.SETTINGS)
+    assert not set(ucci.SETTINGS) & set(OPTIONS)                 # each option has one owner
+    out.clear()
+    d = ucci.UcciDialect(SimpleNamespace(out=SimpleNamespace(lines=out.extend), choose_games=lambda g, v: None))
+    d.cmd_ucci([])
+    spins = {m.group(1): (int(m.group(2)), int(m.group(3)), int(m.group(4))) for m in
+             (re.match(r"option (\w+) type spin min (\d+) max (\d+) default (\d+)", ln) for ln in out) if m}
+    assert spins["hashsize"] == (0, OPTIONS["hash_mb"].max, OPTIONS["hash_mb"].default)     # 0: the default
+    assert spins["egtbcache"] == (OPTIONS["table_cache_mb"].min, OPTIONS["table_cache_mb"].max,
+                                  OPTIONS["table_cache_mb"].default)
+
+
+def test_a_load_failure_is_reported_by_its_type_and_go_answers_no_move():
+    from engine.protocol.core import LoadError
+
+    def wait():
+        raise LoadError("engine failed to load: ImportError: no numba")
+    done = threading.Event()
+    done.set()
+    loader = SimpleNamespace(engine=None, done=done, started=True, start=lambda: None, wait=wait)
+    out = []
+    core = EngineCore(SimpleNamespace(lines=out.extend, line=out.append), loader)
+    uci.UciDialect(core).start_search({"depth": 3})
+    assert out == ["info string error: engine failed to load: ImportError: no numba", "info depth 0 score mate 0",
+                   "bestmove (none)"]
