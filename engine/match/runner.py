@@ -231,7 +231,8 @@ class Match:
         return res
 
     def _announce(self, concurrency: int, where: str = "") -> None:
-        self.out(f"Match{'' if self.cfg.game == DEFAULT.name else f' ({self.cfg.game})'}: {len(self.jobs)} games, {self.cfg.tc}, "
+        which = "" if self.cfg.game == DEFAULT.name else f" ({self.cfg.game})"       # the default game goes unsaid
+        self.out(f"Match{which}: {len(self.jobs)} games, {self.cfg.tc}, "
                  f"concurrency {concurrency}{where}"
                  + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and len(self.names) == 2 else ""))
 

@@ -30,7 +30,6 @@ MAX_QUIET_SCORE = 1500          # beyond this the position is decided; it teache
 RESULT_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-GAMES = ("xiangqi", "chess")
 
 
 @dataclass
@@ -154,6 +153,7 @@ def _load_xiangqi_openings(path: str):
 # How each game's self-play reads its openings and plays a game: the random plies differ (chess draws only moves
 # the static exchange does not judge losing), and the games' opening files differ (xiangqi's carry moves).
 PLAYERS = {"xiangqi": (_load_xiangqi_openings, _play_xiangqi_game), "chess": (load_chess_openings, _play_chess_game)}
+GAMES = tuple(PLAYERS)
 
 
 def _worker(args) -> list[str]:
