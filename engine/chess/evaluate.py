@@ -203,6 +203,14 @@ SHIFT_7, SHIFT_9 = np.uint64(7), np.uint64(9)
 
 
 @njit(cache=True, inline="always")
+def _on_square(trace, code, sq, sign, mg, eg):
+    """``mg``, ``eg`` plus the piece-square values of piece ``code`` on ``sq``, traced (``sign``: its side's)."""
+    term(trace, PST_INDEX[code, sq], True, False, sign)
+    term(trace, PST_INDEX[code, sq] + TABLE_SIZE, False, True, sign)
+    return mg + PST_MG[code, sq], eg + PST_EG[code, sq]
+
+
+@njit(cache=True, inline="always")
 def _pair(trace, at_mg, at_eg, count):
     """``count`` times the mg parameter ``at_mg`` and the eg parameter ``at_eg`` -> (mg, eg), traced."""
     term(trace, at_mg, True, False, count)
@@ -242,10 +250,7 @@ def _side(st, colour, occ, trace):
     while group:
         sq = lsb(group)
         group &= group - np.uint64(1)
-        mg += PST_MG[code, sq]
-        eg += PST_EG[code, sq]
-        term(trace, PST_INDEX[code, sq], True, False, sign)
-        term(trace, PST_INDEX[code, sq] + TABLE_SIZE, False, True, sign)
+        mg, eg = _on_square(trace, code, sq, sign, mg, eg)
         rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)      # from its own side
         if (own_pawns & ADJACENT_FILES[sq & 7]) == ZERO:
             a, b = _pair(trace, ISOLATED_MG, ISOLATED_EG, sign)
@@ -282,10 +287,7 @@ def _side(st, colour, occ, trace):
         while group:
             sq = lsb(group)
             group &= group - np.uint64(1)
-            mg += PST_MG[code, sq]
-            eg += PST_EG[code, sq]
-            term(trace, PST_INDEX[code, sq], True, False, sign)
-            term(trace, PST_INDEX[code, sq] + TABLE_SIZE, False, True, sign)
+            mg, eg = _on_square(trace, code, sq, sign, mg, eg)
             phase += PHASE_WEIGHT[kind]
             non_pawn += PIECE_VALUE[kind]
             if kind == KNIGHT:

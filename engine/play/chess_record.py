@@ -160,15 +160,12 @@ class ChessRecord(Record):
         return chess.Board(self.start_fen).fullmove_number
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: chess.Move) -> ChessMove:
-        played = self.name(move)
+    def _push(self, move: chess.Move, played: ChessMove) -> None:
         self.board.push(move)
-        self.played.append(played)
         if self._pos is not None:
             self._pos.push(played.uci)
-        return played
 
-    def _unplay(self) -> None:
+    def _pop(self) -> None:
         self.board.pop()
         self._pos = None
 

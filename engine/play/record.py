@@ -22,8 +22,8 @@ RESULT_CHINESE = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
 
 class Record:
     """A game record's shared part.  A game's record sets ``START_FEN``, ``REASON_TEXT`` and ``RESULT_TEXT``
-    and defines ``reset``, ``_judge`` (the rules: (result, reason) or None), ``_unplay`` (take the last move
-    off the board) and the queries and moves of its game."""
+    and defines ``reset``, ``name`` (a legal move with its names), ``_push`` and ``_pop`` (a move on and off
+    its boards), ``_judge`` (the rules: (result, reason) or None) and the queries of its game."""
     START_FEN = ""
     REASON_TEXT = {"resignation": "resignation", "agreement": "agreed by both players"}
     RESULT_TEXT: dict = {}
@@ -35,9 +35,16 @@ class Record:
     def last_move(self):
         return self.played[-1].move if self.played else None
 
+    def play(self, move):
+        """Play a legal move; returns it with its names."""
+        played = self.name(move)
+        self._push(move, played)
+        self.played.append(played)
+        return played
+
     def take_back(self):
         played = self.played.pop()
-        self._unplay()
+        self._pop()
         self.ended = None
         return played
 
@@ -145,14 +152,11 @@ class XiangqiRecord(Record):
         return int(fields[5]) if len(fields) > 5 and fields[5].isdigit() and int(fields[5]) > 0 else 1
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: int) -> MoveName:
-        played = self.names.name(move)
+    def _push(self, move: int, played: MoveName) -> None:
         self.pos.push(move)
-        self.played.append(played)
         self._names = None
-        return played
 
-    def _unplay(self) -> None:
+    def _pop(self) -> None:
         self.pos.pop()
         self._names = None
 
