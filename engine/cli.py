@@ -1,11 +1,16 @@
 """The ``shuai`` command.  With no sub-command it is the engine a GUI talks to over stdin/stdout.
 
 Heavy modules (numba kernels) are imported inside the commands, never at the top: a GUI's ``ucci``/``uci``
-must be answered before the compiled code is even loaded.
+must be answered before the compiled code is even loaded.  The games are engine.game's descriptions (plain
+Python); what a command does differently by game it asks the ``Game``.
 """
 import sys
 
 import click
+
+from .game import DEFAULT, GAMES, game_named, game_of_fen
+
+GAME_NAMES = [g.name for g in GAMES]
 
 
 class EngineGroup(click.Group):
@@ -37,20 +42,19 @@ def main(ctx, variant):
 
 def _position(fen, moves=(), game=None):
     """The position of ``fen`` (its game told by its ranks), or ``game``'s start; then ``moves`` played."""
-    from .game import game_named, game_of_fen
     if fen is not None:
-        found = game_of_fen(fen) or game_named(game or "xiangqi")     # neither: that game's FenError says why
+        found = game_of_fen(fen) or game_named(game or DEFAULT.name)   # neither: that game's FenError says why
         if game and found.name != game:
             raise ValueError(f"the FEN is a {found.name} position, not {game}")
         pos = found.position(fen)
     else:
-        pos = game_named(game or "xiangqi").position()
+        pos = game_named(game or DEFAULT.name).position()
     for m in moves:
         pos.push(m)
     return pos
 
 
-GAME_OPTION = click.option("--game", type=click.Choice(["xiangqi", "chess"]), default=None,
+GAME_OPTION = click.option("--game", type=click.Choice(GAME_NAMES), default=None,
                            help="The game (default: the FEN's, or xiangqi).")
 
 
@@ -94,7 +98,7 @@ def judge(fen, moves):
 @main.command()
 @click.option("--depth", type=click.IntRange(1, 30), default=None, help="Search depth (default 8; chess 10).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=16, help="Table size in MB.")
-@click.option("--game", type=click.Choice(["xiangqi", "chess"]), default="xiangqi", show_default=True,
+@click.option("--game", type=click.Choice(GAME_NAMES), default=DEFAULT.name, show_default=True,
               help="Whose bench positions.")
 def bench(depth, hash_mb, game):
     """Fixed-depth search over 30 positions: total nodes (the search's signature) and speed."""
@@ -107,7 +111,6 @@ def warmup():
     """Compile (or load from numba's cache) every kernel, so that later starts are instant."""
     import time
     t0 = time.perf_counter()
-    from .game import GAMES
     from .warmup import warm_all
     for game in GAMES:
         warm_all(game)

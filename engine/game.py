@@ -8,6 +8,11 @@ A game is a package under ``engine/`` with
 * ``rules``      ``game_result(pos)``: the referee for matches and terminal play
 * ``kernels``    the numba kernels the shared search needs (``alphabeta.GAME_INTERFACE``), and the search
                  and perft compiled for them (``engine.kernel``)
+* ``evaluate``   the evaluation, with its parameter layout (``LAYOUT``) and how the tuner writes its blocks
+* ``warm``       ``warm(pos)``: the kernels the Python edge calls, loaded before a game (``engine.warmup``)
+
+and names, in its ``constants``, the parts the shared front ends use for it (``SESSION``, ``REFEREE``, ``PGN``,
+``OPENINGS``), so that play/, match/ and tune/ ask the game instead of testing its name.
 
 Everything is imported on first use: describing a game loads no compiled code, and a process that plays one
 game never loads (or compiles) another's kernels.
@@ -16,17 +21,34 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]      # the repository: the default openings are under tests/data
+
+
+def _load(path: str):
+    """The object a ``module:name`` path names (the module itself without ``:name``)."""
+    module, _, name = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, name) if name else loaded
 
 
 class Game:
-    def __init__(self, name: str, start_fen: str, package: str, ranks: int, side_names: tuple,
-                 stalemate_draws: bool):
-        self.name = name
-        self.start_fen = start_fen
+    def __init__(self, package: str, constants):
+        c = constants
+        self.name = c.NAME
+        self.start_fen = c.START_FEN
         self.package = package
-        self.ranks = ranks                  # rows in a FEN: what tells the games' FENs apart
-        self.side_names = side_names        # ("red", "black") / ("white", "black")
-        self.stalemate_draws = stalemate_draws  # no legal move outside check: a draw (chess), or a loss
+        self.ranks = c.RANKS                # rows in a FEN: what tells the games' FENs apart
+        self.side_names = c.SIDE_NAMES      # ("red", "black") / ("white", "black"): the first moves first
+        self.stalemate_draws = c.STALEMATE_DRAWS    # no legal move outside check: a draw (chess), or a loss
+        # Talking to other engines (engine.match.engines)
+        self.uci_variant = c.UCI_VARIANT    # UCI_Variant's value for this game
+        self.xboard_variant = c.XBOARD_VARIANT      # the xboard variant name ("normal": standard chess)
+        self.ucci = c.UCCI                  # UCCI plays this game
+        self.iccs = c.ICCS                  # moves are ICCS coordinates (ranks 0-9), which some engines number 1-10
+        self._parts = {"session": c.SESSION, "referee": c.REFEREE, "pgn": c.PGN}
+        self.openings = str(ROOT / c.OPENINGS)      # the default openings file (match, tuner self-play)
 
     def _module(self, name: str):
         return importlib.import_module(f"{self.package}.{name}")
@@ -51,6 +73,34 @@ class Game:
         """(result, reason) if the game is over in ``pos`` (see the game's ``rules``), else None."""
         return self._module("rules").game_result(pos)
 
+    def evaluation(self):
+        """The game's evaluation module: ``evaluate``, ``evaluate_trace``, the parameter ``LAYOUT`` and how its
+        board blocks are written (``TABLE_SIZE``, ``TABLE_ROW``, ``table_values``, ``PARAMS_HEADER``)."""
+        return self._module("evaluate")
+
+    def warm(self, pos) -> None:
+        """Load (or compile) the game's kernels that the Python edge calls, beyond the search's."""
+        self._module("warm").warm(pos)
+
+    # -- the front ends' parts ----------------------------------------------------------------------------------
+    @property
+    def Session(self):
+        """The terminal game's session class (engine.play)."""
+        return _load(self._parts["session"])
+
+    @property
+    def Referee(self):
+        """The match referee's class (engine.match.referee): ``Referee(fen, moves)`` keeps the game and its rules;
+        ``Referee.opening`` checks an opening, ``Referee.path_from_start`` finds the moves to one."""
+        return _load(self._parts["referee"])
+
+    def referee(self, fen: str, moves=()):
+        return self.Referee(fen, moves)
+
+    def pgn(self):
+        """The match's PGN module: ``format_record(tags, fen, moves, comment, result)``."""
+        return _load(self._parts["pgn"])
+
     def __repr__(self) -> str:
         return f"Game({self.name!r})"
 
@@ -61,9 +111,7 @@ GAME_PACKAGES = {"xiangqi": "engine.xiangqi", "chess": "engine.chess"}
 @lru_cache(maxsize=None)
 def game_named(name: str) -> Game:
     """The Game called ``name`` (KeyError for an unknown one)."""
-    constants = importlib.import_module(f"{GAME_PACKAGES[name]}.constants")
-    return Game(constants.NAME, constants.START_FEN, GAME_PACKAGES[name], constants.RANKS, constants.SIDE_NAMES,
-                constants.STALEMATE_DRAWS)
+    return Game(GAME_PACKAGES[name], importlib.import_module(f"{GAME_PACKAGES[name]}.constants"))
 
 
 def game_of_fen(fen: str):
@@ -77,3 +125,4 @@ def game_of_fen(fen: str):
 XIANGQI = game_named("xiangqi")
 CHESS = game_named("chess")
 GAMES = (XIANGQI, CHESS)
+DEFAULT = XIANGQI           # the game a command plays unless told (or a FEN tells) otherwise

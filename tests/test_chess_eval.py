@@ -134,14 +134,14 @@ def test_parameter_file_round_trip(tmp_path):
     import runpy
     from engine.chess.eval_params import PARAMS
     from engine.tune.fit import params_of, params_vector
-    from engine.tune.params import chess_board_values, write_params
+    from engine.tune.params import write_params
     path = tmp_path / "params.py"
     write_params(path, params_of(E.W.astype(float), "chess"), {"source": "test"}, game="chess")
     loaded = runpy.run_path(str(path))["PARAMS"]
     assert list(loaded) == [name for name, _ in E.LAYOUT] and loaded == PARAMS
     assert (params_vector(path, "chess") == E.W).all()
     # Written rank 8 first: the file's first row is the eighth rank, from White's side.
-    assert chess_board_values(PARAMS["pawn_mg"])[8 * 6 + 4] == E.W[E.OFFSET["pawn_mg"] + 52]      # e7
+    assert E.table_values(PARAMS["pawn_mg"])[8 * 6 + 4] == E.W[E.OFFSET["pawn_mg"] + 52]      # e7
     assert E.PST_MG[1, 52] == E.W[E.OFFSET["pawn_mg"] + 52]                                        # white on e7
     assert E.PST_MG[8 + 1, 12] == -E.W[E.OFFSET["pawn_mg"] + 52]                                   # black on e2
 

@@ -108,7 +108,7 @@ import chess.pgn  # noqa: E402
 import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from engine.match.chess_pgn import format_game, read_game  # noqa: E402
+from engine.match.chess_pgn import format_record, read_game  # noqa: E402
 from engine.match.chess_rules import game_result, parse_engine_move, path_from_start  # noqa: E402
 from engine.match.engines import EngineSpec, TimeControl  # noqa: E402
 from engine.match.openings import load_openings, openings_game, parse_opening  # noqa: E402
@@ -177,7 +177,7 @@ def test_openings_and_paths(tmp_path):
 
 def test_pgn_round_trip():
     fen = board_after(chess.STARTING_FEN, ["e2e4"]).fen()             # Black to move
-    text = format_game({"Event": "e", "Round": "3", "White": "A \"q\"", "Black": "B", "TimeControl": "1/0.1",
+    text = format_record({"Event": "e", "Round": "3", "White": "A \"q\"", "Black": "B", "TimeControl": "1/0.1",
                         "Termination": "checkmate"}, fen, ["e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"],
                        "White wins by checkmate", "1-0")
     assert "1... e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# { White wins by checkmate } 1-0" in text

@@ -12,7 +12,7 @@ import chess
 import chess.pgn
 import pytest
 
-from engine.play.chess_game import ChessGame, ChessMoveError, describe_result
+from engine.play.chess_record import ChessMoveError, ChessRecord
 from engine.play.chess_view import board_width, render_board
 from engine.play.terminal import Style, text_width
 
@@ -61,7 +61,7 @@ def test_last_move_and_check_are_marked():
 
 # -- the game record --------------------------------------------------------------------------------------------
 def test_parse_san_and_coordinates():
-    g = ChessGame()
+    g = ChessRecord()
     assert g.parse("e4") == chess.Move.from_uci("e2e4")
     assert g.parse("g1f3") == g.parse("Nf3") == g.parse("nf3") == g.parse("G1-F3") == chess.Move.from_uci("g1f3")
     for text, message in [("xyzzy", "cannot read 'xyzzy' as a move"), ("Ke2", "Ke2 is not a legal move here"),
@@ -69,27 +69,27 @@ def test_parse_san_and_coordinates():
                           ("O-O", "O-O is not a legal move here")]:
         with pytest.raises(ChessMoveError, match=re.escape(message)):
             g.parse(text)
-    castle = ChessGame("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    castle = ChessRecord("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     assert castle.parse("O-O") == castle.parse("0-0") == castle.parse("e1g1") == chess.Move.from_uci("e1g1")
     assert castle.name(castle.parse("O-O-O")).san == "O-O-O"
-    promote = ChessGame("8/4P2k/8/8/8/8/8/K7 w - - 0 1")
+    promote = ChessRecord("8/4P2k/8/8/8/8/8/K7 w - - 0 1")
     assert promote.parse("e8=Q") == promote.parse("e7e8q") == chess.Move.from_uci("e7e8q")
     assert promote.name(promote.parse("e8=N")).uci == "e7e8n"
-    knights = ChessGame("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")
+    knights = ChessRecord("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")
     with pytest.raises(ChessMoveError, match="Nd2 is ambiguous: Nbd2 or Nfd2"):
         knights.parse("Nd2")
 
 
 def test_game_ends_and_descriptions():
-    g = ChessGame(FOOLS_MATE)
+    g = ChessRecord(FOOLS_MATE)
     played = g.play(g.parse("Qh4"))
     assert (played.san, played.uci, played.side) == ("Qh4#", "d8h4", 1)
     assert g.check_end() == ("0-1", "checkmate") and g.king_in_check() == chess.E1
-    assert describe_result("0-1", "checkmate") == "Black wins by checkmate"
-    assert describe_result("1/2-1/2", "repetition") == "Draw (threefold repetition)"
-    assert ChessGame("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").check_end() == ("1/2-1/2", "stalemate")
-    assert ChessGame("7k/8/6K1/8/8/8/8/6B1 b - - 0 1").check_end() == ("1/2-1/2", "insufficient material")
-    g = ChessGame()
+    assert ChessRecord.describe("0-1", "checkmate") == "Black wins by checkmate"
+    assert ChessRecord.describe("1/2-1/2", "repetition") == "Draw (threefold repetition)"
+    assert ChessRecord("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").check_end() == ("1/2-1/2", "stalemate")
+    assert ChessRecord("7k/8/6K1/8/8/8/8/6B1 b - - 0 1").check_end() == ("1/2-1/2", "insufficient material")
+    g = ChessRecord()
     for _ in range(2):
         for m in ("Nf3", "Nf6", "Ng1", "Ng8"):
             assert g.check_end() is None

@@ -116,14 +116,14 @@ def test_parameter_file_round_trip(tmp_path):
     """The parameter module written from W loads back as the same blocks (the tuner's output format)."""
     import runpy
     from engine.tune.fit import params_of
-    from engine.tune.params import half_board_values, write_params
+    from engine.tune.params import write_params
     path = tmp_path / "params.py"
     write_params(path, params_of(E.W.astype(float)), {"source": "test"})
     loaded = runpy.run_path(str(path))["PARAMS"]
     assert list(loaded) == [name for name, _ in E.LAYOUT]
     from engine.xiangqi.eval_params import PARAMS
     assert loaded == PARAMS
-    assert half_board_values(PARAMS["rook_mg"])[E.HALF_SQUARE[0, 0]] == E.W[E.OFFSET["rook_mg"]]   # a0's rook
+    assert E.table_values(PARAMS["rook_mg"])[E.HALF_SQUARE[0, 0]] == E.W[E.OFFSET["rook_mg"]]   # a0's rook
 
 
 def test_start_position_is_level():
@@ -272,6 +272,6 @@ def test_no_winning_material_scales_down():
     coef[E.TEMPO_EG_AT] = 0
     fitted = int(coef @ E.W)
     assert abs(fitted) >= 2 * E.NO_WIN_DIVISOR
-    assert ev(pos.fen()) == E._tdiv(fitted, E.NO_WIN_DIVISOR) + E.TEMPO_EG
+    assert ev(pos.fen()) == E.tdiv(fitted, E.NO_WIN_DIVISOR) + E.TEMPO_EG
     # A bare general against a horse and a pawn with Black to move: clearly lost for Black.
     assert ev("4k4/9/9/9/9/2N6/4P4/9/9/3K5 b - - 0 1") < -500

@@ -121,8 +121,9 @@ def test_chess_rules_end_games_as_python_chess_does():
 
 def test_chess_openings_are_short_balanced_and_distinct():
     import chess
-    from engine.tune.selfplay import OPENINGS, load_chess_openings
-    fens = load_chess_openings(OPENINGS["chess"])
+    from engine.game import CHESS
+    from engine.tune.selfplay import load_chess_openings
+    fens = load_chess_openings(CHESS.openings)
     assert len(fens) == 200 and len({" ".join(f.split()[:4]) for f in fens}) == 200
     for fen in fens:
         board = chess.Board(fen)

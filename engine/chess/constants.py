@@ -53,3 +53,17 @@ MAX_MOVES = 256         # the largest known legal move count is 218
 
 STALEMATE_DRAWS = True          # stalemate is a draw
 MOVE_LIMIT_PLIES = 100  # the 50-move rule: 50 moves by each side without a capture or a pawn move
+
+# What the match runner tells other engines (engine.match.engines): the UCI_Variant value, xboard's name for
+# standard chess ("normal": no variant command), no UCCI (a xiangqi protocol), and moves in UCI coordinates.
+UCI_VARIANT, XBOARD_VARIANT = "chess", "normal"
+UCCI = False
+ICCS = False
+
+# This game's parts outside the game package, for the shared front ends (``module:name``, imported on first use
+# by engine.game): the terminal session (engine.play), the referee of a match (engine.match), the match's PGN
+# writer, and the default openings (tests/data, relative to the repository).
+SESSION = "engine.play.chess_session:ChessSession"
+REFEREE = "engine.match.referee:ChessReferee"
+PGN = "engine.match.chess_pgn"
+OPENINGS = "tests/data/chess-openings.epd"

@@ -36,10 +36,10 @@ from numba import njit
 
 from .bitboard import FILE_BB, KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bb, bishop_attacks, lsb, popcount, \
     rook_attacks
-from .constants import BISHOP, BLACK, BLACK_BIT, KING, KNIGHT, NSQ, PAWN, QUEEN, ROOK, ST_BB, ST_KING, ST_OCC, \
-    ST_SIDE, WHITE
+from .constants import BISHOP, BLACK, BLACK_BIT, FILES, KING, KNIGHT, NSQ, PAWN, QUEEN, ROOK, ST_BB, ST_KING, \
+    ST_OCC, ST_SIDE, WHITE
 from .eval_params import PARAMS
-from ..tune.params import CHESS_BOARD, chess_board_values
+from ..evaluation import flip_rows, kernels, load_vector, offsets, tdiv, term, trace_layout
 
 # Nominal values by kind for the search (MVV/LVA, SEE, delta pruning), hand-set, not fitted.  The king is 0:
 # never captured.
@@ -47,9 +47,23 @@ PIECE_VALUE = np.array([0, 100, 320, 330, 500, 950, 0, 0], np.int32)
 
 # --------------------------------------------------------------------------------------------------------------
 # The parameters: one vector W, in named blocks (LAYOUT), with values from eval_params.py (written by the tuner,
-# engine/tune).  Board blocks (CHESS_BOARD values) are piece-square tables indexed by the square from the
-# owner's side (OWN_SQUARE).
+# engine/tune).  Board blocks (TABLE_SIZE values) are piece-square tables indexed by the square from the
+# owner's side (OWN_SQUARE).  The file writes them as the whole board as White sees it (rank 8 first, files a-h).
 # --------------------------------------------------------------------------------------------------------------
+TABLE_ROW = FILES                   # the values of one row in the file: a rank
+TABLE_SIZE = NSQ                    # a piece-square table: every square, from the owner's side
+PARAMS_HEADER = (    # the parameter file's docstring says how to read it
+    "Each block is a term of engine/chess/evaluate.py (LAYOUT says which); blocks of 64 values are the",
+    "board as White sees it (rank 8 first, files a-h), from the owner's side (a Black piece's square is",
+    "mirrored by rank).")
+
+
+def table_values(block) -> list[int]:
+    """A board block as written in the file (rank 8 first) -> values indexed by square (a1 = 0, rank 1 first),
+    and back."""
+    return flip_rows(block, TABLE_ROW)
+
+
 KINDS = ("", "pawn", "knight", "bishop", "rook", "queen", "king")      # by kind code
 MOBILE = (KNIGHT, BISHOP, ROOK, QUEEN)                                  # the kinds with mobility tables ...
 MOBILITY_COUNTS = {KNIGHT: 9, BISHOP: 14, ROOK: 15, QUEEN: 28}         # ... of this many values (0..max)
@@ -63,7 +77,7 @@ VICTIMS = KINDS[PAWN:KING]          # ... on enemy pawns .. queens (the king: no
 PHASES = ("mg", "eg")
 # (name, size): a name ending in _mg is a middle-game term, _eg an ending term; each kind's two piece-square
 # tables come first, in kind order (PST, PST_STRIDE).
-LAYOUT = tuple([(f"{KINDS[k]}_{ph}", CHESS_BOARD) for k in range(PAWN, KING + 1) for ph in PHASES]
+LAYOUT = tuple([(f"{KINDS[k]}_{ph}", TABLE_SIZE) for k in range(PAWN, KING + 1) for ph in PHASES]
                + [(f"{KINDS[k]}_mobility_{ph}", MOBILITY_COUNTS[k]) for k in MOBILE for ph in PHASES]
                + [(f"{name}_{ph}", size) for name, size in (
                    ("passed", RANK_VALUES), ("passed_own_king", DISTANCES), ("passed_enemy_king", DISTANCES),
@@ -75,27 +89,8 @@ LAYOUT = tuple([(f"{KINDS[k]}_{ph}", CHESS_BOARD) for k in range(PAWN, KING + 1)
                + [(f"threat_by_{kind}_{ph}", len(VICTIMS)) for kind in THREATENERS for ph in PHASES]
                + [(f"hanging_{ph}", len(VICTIMS)) for ph in PHASES]
                + [("tempo_mg", 1), ("tempo_eg", 1)])
-OFFSET = {}
-_at = 0
-for _name, _size in LAYOUT:
-    OFFSET[_name] = _at
-    _at += _size
-N_PARAMS = _at
-del _at, _name, _size
-TABLE_SIZE = CHESS_BOARD            # the tuner pulls each block of this size (a piece-square table) to its mean
-
-
-def _load_params(params=PARAMS):
-    w = np.zeros(N_PARAMS, np.int32)
-    for name, size in LAYOUT:
-        values = list(params[name])
-        assert len(values) == size, name
-        w[OFFSET[name]:OFFSET[name] + size] = chess_board_values(values) if size == CHESS_BOARD else values
-    assert set(params) == {name for name, _ in LAYOUT}, "eval_params.py and LAYOUT disagree"
-    return w
-
-
-W = _load_params()
+OFFSET, N_PARAMS = offsets(LAYOUT)
+W = load_vector(PARAMS, LAYOUT, TABLE_SIZE, table_values)
 
 
 def _pair_offsets(name):
@@ -103,8 +98,8 @@ def _pair_offsets(name):
     return OFFSET[f"{name}_mg"], OFFSET[f"{name}_eg"]
 
 
-PST = OFFSET["pawn_mg"]             # kind k's mg table at PST + (k - 1) * PST_STRIDE, its eg table CHESS_BOARD on
-PST_STRIDE = 2 * CHESS_BOARD
+PST = OFFSET["pawn_mg"]             # kind k's mg table at PST + (k - 1) * PST_STRIDE, its eg table TABLE_SIZE on
+PST_STRIDE = 2 * TABLE_SIZE
 MOBILITY_MG = np.zeros(KING + 1, np.int64)          # by kind
 MOBILITY_EG = np.zeros(KING + 1, np.int64)
 for _k in MOBILE:
@@ -138,25 +133,22 @@ def own_square(colour, sq):
 def _board_tables():
     """W's piece-square terms spread over the board, by piece code (Black's negative) and square, as the
     evaluation reads them (one lookup): the tables' mg and eg values and the index of the mg parameter (the eg
-    one is CHESS_BOARD further)."""
+    one is TABLE_SIZE further)."""
     index = np.zeros((2 * BLACK_BIT, NSQ), np.int64)
     for colour in (WHITE, BLACK):
         for kind in range(PAWN, KING + 1):
             index[colour * BLACK_BIT + kind] = [PST + (kind - 1) * PST_STRIDE + own_square(colour, sq)
                                                 for sq in range(NSQ)]
     sign = np.array([1 if code < BLACK_BIT else -1 for code in range(2 * BLACK_BIT)], np.int32)[:, None]
-    return index, sign * W[index], sign * W[index + CHESS_BOARD]
+    return index, sign * W[index], sign * W[index + TABLE_SIZE]
 
 
 PST_INDEX, PST_MG, PST_EG = _board_tables()
 
-# The trace (``evaluate_trace``): the coefficient of every parameter in the score, as the tuner needs it.
-# [0, N) middle-game counts and [N, 2N) ending counts of each parameter, White's view (Black's terms count
-# negative); then the phase (0..TOTAL_PHASE) and a flag for the positions where the score is not linear in the
+# The trace (``evaluate_trace``, engine.evaluation): each parameter's coefficient, White's view (Black's terms
+# count negative), the phase (0..TOTAL_PHASE) and a flag for the positions where the score is not linear in the
 # parameters (a side without pawns that the no-pawn rule may scale down).
-TRACE_PHASE = 2 * N_PARAMS
-TRACE_NONLINEAR = TRACE_PHASE + 1
-TRACE_SIZE = TRACE_NONLINEAR + 1
+TRACE_PHASE, TRACE_NONLINEAR, TRACE_SIZE = trace_layout(N_PARAMS)
 
 # Game phase: knights and bishops 1, rooks 2, queens 4; TOTAL_PHASE with all of them on the board (more, after
 # promotions, counts as TOTAL_PHASE), 0 with none.
@@ -207,33 +199,23 @@ def _masks():
 
 FILE_AHEAD, PASSED_MASK, SHIELD_MASK, BESIDE, ADJACENT_FILES, DISTANCE = _masks()
 NOT_FILE_A, NOT_FILE_H = ~FILE_BB[0], ~FILE_BB[7]
-SHIFT_7, SHIFT_8, SHIFT_9 = np.uint64(7), np.uint64(8), np.uint64(9)
+SHIFT_7, SHIFT_9 = np.uint64(7), np.uint64(9)
 
 
 @njit(cache=True, inline="always")
-def _term(trace, index, phase_mg, phase_eg, count):
-    """Record ``count`` uses of parameter ``index`` in the trace (numba prunes this when ``trace`` is None)."""
-    if trace is not None:
-        if phase_mg:
-            trace[index] += count
-        if phase_eg:
-            trace[N_PARAMS + index] += count
+def _on_square(trace, code, sq, sign, mg, eg):
+    """``mg``, ``eg`` plus the piece-square values of piece ``code`` on ``sq``, traced (``sign``: its side's)."""
+    term(trace, PST_INDEX[code, sq], True, False, sign)
+    term(trace, PST_INDEX[code, sq] + TABLE_SIZE, False, True, sign)
+    return mg + PST_MG[code, sq], eg + PST_EG[code, sq]
 
 
 @njit(cache=True, inline="always")
 def _pair(trace, at_mg, at_eg, count):
     """``count`` times the mg parameter ``at_mg`` and the eg parameter ``at_eg`` -> (mg, eg), traced."""
-    _term(trace, at_mg, True, False, count)
-    _term(trace, at_eg, False, True, count)
+    term(trace, at_mg, True, False, count)
+    term(trace, at_eg, False, True, count)
     return count * W[at_mg], count * W[at_eg]
-
-
-@njit(cache=True, inline="always")
-def _tdiv(a, b):
-    """Integer division rounding toward zero, so that negating the input negates the output (colour symmetry)."""
-    if a >= 0:
-        return a // b
-    return -((-a) // b)
 
 
 @njit(cache=True, inline="always")
@@ -268,10 +250,7 @@ def _side(st, colour, occ, trace):
     while group:
         sq = lsb(group)
         group &= group - np.uint64(1)
-        mg += PST_MG[code, sq]
-        eg += PST_EG[code, sq]
-        _term(trace, PST_INDEX[code, sq], True, False, sign)
-        _term(trace, PST_INDEX[code, sq] + CHESS_BOARD, False, True, sign)
+        mg, eg = _on_square(trace, code, sq, sign, mg, eg)
         rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)      # from its own side
         if (own_pawns & ADJACENT_FILES[sq & 7]) == ZERO:
             a, b = _pair(trace, ISOLATED_MG, ISOLATED_EG, sign)
@@ -308,10 +287,7 @@ def _side(st, colour, occ, trace):
         while group:
             sq = lsb(group)
             group &= group - np.uint64(1)
-            mg += PST_MG[code, sq]
-            eg += PST_EG[code, sq]
-            _term(trace, PST_INDEX[code, sq], True, False, sign)
-            _term(trace, PST_INDEX[code, sq] + CHESS_BOARD, False, True, sign)
+            mg, eg = _on_square(trace, code, sq, sign, mg, eg)
             phase += PHASE_WEIGHT[kind]
             non_pawn += PIECE_VALUE[kind]
             if kind == KNIGHT:
@@ -357,8 +333,8 @@ def _side(st, colour, occ, trace):
     code = colour * BLACK_BIT + KING
     mg += PST_MG[code, king]
     eg += PST_EG[code, king]
-    _term(trace, PST_INDEX[code, king], True, False, sign)
-    _term(trace, PST_INDEX[code, king] + CHESS_BOARD, False, True, sign)
+    term(trace, PST_INDEX[code, king], True, False, sign)
+    term(trace, PST_INDEX[code, king] + TABLE_SIZE, False, True, sign)
     n = min(popcount(SHIELD_MASK[colour, king] & own_pawns), SHIELD_COUNTS - 1)
     a, b = _pair(trace, SHIELD_MG + n, SHIELD_EG + n, sign)
     mg += a
@@ -425,34 +401,23 @@ def _evaluate(board, st, trace):
     mg = wmg + bmg + tw_mg + tb_mg          # Black's terms are negative already
     eg = weg + beg + tw_eg + tb_eg
     ph = min(wphase + bphase, TOTAL_PHASE)
-    score = _tdiv(mg * ph + eg * (TOTAL_PHASE - ph), TOTAL_PHASE)
+    score = tdiv(mg * ph + eg * (TOTAL_PHASE - ph), TOTAL_PHASE)
     # Without pawns, an advantage of at most a minor piece rarely wins.  (A side without pawns and further behind
     # is not scaled either: its score is not positive but for freak positions, and so the flag below is the
     # rule's condition itself.)
     no_win_white = wpawns == 0 and abs(wmat - bmat) <= NO_PAWN_MARGIN
     no_win_black = bpawns == 0 and abs(bmat - wmat) <= NO_PAWN_MARGIN
     if (score > 0 and no_win_white) or (score < 0 and no_win_black):
-        score = _tdiv(score, NO_PAWN_DIVISOR)
+        score = tdiv(score, NO_PAWN_DIVISOR)
     to_move = 1 if st[ST_SIDE] == WHITE else -1
     if trace is not None:
         trace[TRACE_PHASE] = ph
         # Flagged by the material alone, not by the score, so that which positions the tuner fits does not
         # depend on the parameters in use.
         trace[TRACE_NONLINEAR] = 1 if no_win_white or no_win_black else 0
-        _term(trace, TEMPO_MG_AT, True, False, to_move)      # White's view: the tempo is the mover's
-        _term(trace, TEMPO_EG_AT, False, True, to_move)
+        term(trace, TEMPO_MG_AT, True, False, to_move)      # White's view: the tempo is the mover's
+        term(trace, TEMPO_EG_AT, False, True, to_move)
     return to_move * score + (TEMPO_MG * ph + TEMPO_EG * (TOTAL_PHASE - ph)) // TOTAL_PHASE
 
 
-@njit(cache=True)
-def evaluate(board, st):
-    """Static score of the position from the side to move's point of view (see the module docstring)."""
-    return _evaluate(board, st, None)
-
-
-@njit(cache=True)
-def evaluate_trace(board, st, trace):
-    """``evaluate``, also filling ``trace`` (int64[TRACE_SIZE]) with each parameter's coefficient: the tuner's
-    view of the same code."""
-    trace[:] = 0
-    return _evaluate(board, st, trace)
+evaluate, evaluate_trace = kernels(globals(), "chess")

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 
 import chess
 import chess.pgn
+import chess.variant
 
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
-def format_game(tags: dict, fen: str, moves: list[str], comment: str = "", result: str = "*") -> str:
+def format_record(tags: dict, fen: str, moves: list[str], comment: str = "", result: str = "*") -> str:
     """One game as PGN text (ending with a blank line): ``tags`` (Event, Site, Date, Round, White, Black and any
     others, e.g. TimeControl, Termination), the start ``fen``, UCI ``moves`` (legal, in order), a final
     ``comment`` and the ``result`` (white first)."""
@@ -51,6 +52,14 @@ class _QuietBuilder(chess.pgn.GameBuilder):
         self.game.errors.append(error)
 
 
+def _known_variant(name: str | None) -> bool:
+    """Whether python-chess knows a Variant tag's game (a xiangqi game's it does not)."""
+    try:
+        return name is None or chess.variant.find_variant(name) is not None
+    except ValueError:
+        return False
+
+
 def read_game(text: str) -> ChessPgnGame | None:
     """The first game of a PGN text (None if there is none); ValueError if it is not standard chess or a move
     cannot be read or played."""
@@ -60,7 +69,7 @@ def read_game(text: str) -> ChessPgnGame | None:
         raise ValueError(f"cannot read the PGN: {e}") from None
     if game is None:
         return None
-    if game.headers.get("Game", "Chess") != "Chess" or "xiangqi" in game.headers.get("Variant", "").lower():
+    if game.headers.get("Game", "Chess") != "Chess" or not _known_variant(game.headers.get("Variant")):
         raise ValueError(f"not a chess game ({game.headers.get('Game') or game.headers.get('Variant')})")
     if game.errors:
         error = str(game.errors[0])

@@ -76,45 +76,27 @@ def parse_engine_move(board: chess.Board, text: str) -> chess.Move:
 
 def path_from_start(fen: str, max_plies: int = 8) -> list[str] | None:
     """UCI moves from the initial position to ``fen`` (same pieces on the same squares, same side to move), or
-    None: the chess version of :func:`engine.match.openings.path_from_start`.
+    None, by :func:`engine.match.openings.find_path`.
 
-    Depth first, abandoning a position that differs from the target on more squares than the plies left can
-    change: two a move, two more for each side that may still castle.  (A path through an en-passant capture,
-    which changes three squares, may be missed.)  When the FEN's move number says how many plies were played,
-    only that depth is searched."""
+    A position is abandoned when it differs from the target on more squares than the plies left can change: two
+    a move, two more for each side that may still castle.  (A path through an en-passant capture, which changes
+    three squares, may be missed.)"""
+    from .openings import find_path
     target = start_board(fen)
-    goal = [(target.pieces_mask(pt, c)) for c in chess.COLORS for pt in chess.PIECE_TYPES]
+    kinds = [(c, pt) for c in chess.COLORS for pt in chess.PIECE_TYPES]
+    goal = [target.pieces_mask(pt, c) for c, pt in kinds]
     board = chess.Board()
-    plies_played = (target.fullmove_number - 1) * 2 + (0 if target.turn == chess.WHITE else 1)
-    if 0 < plies_played <= max_plies:
-        depths = [plies_played]
-    else:
-        depths = [d for d in range(0, max_plies + 1) if d % 2 == (0 if target.turn == chess.WHITE else 1)]
-    path: list[str] = []
+    side = 0 if target.turn == chess.WHITE else 1
+    plies_played = (target.fullmove_number - 1) * 2 + side
 
-    def diff() -> int:
+    def distance() -> int:
         changed = 0
-        for i, (c, pt) in enumerate((c, pt) for c in chess.COLORS for pt in chess.PIECE_TYPES):
+        for i, (c, pt) in enumerate(kinds):
             changed |= board.pieces_mask(pt, c) ^ goal[i]
         return chess.popcount(changed)
 
-    def search(left: int) -> bool:
-        d = diff()
-        if left == 0:
-            return d == 0 and board.turn == target.turn
-        castlings = sum(1 for c in chess.COLORS if board.has_castling_rights(c))
-        if d > 2 * left + 2 * castlings:
-            return False
-        for move in list(board.legal_moves):
-            board.push(move)
-            path.append(move.uci())
-            if search(left - 1):
-                return True
-            path.pop()
-            board.pop()
-        return False
+    def slack(left: int) -> int:
+        return 2 * left + 2 * sum(1 for c in chess.COLORS if board.has_castling_rights(c))
 
-    for depth in depths:
-        if search(depth):
-            return list(path)
-    return None
+    return find_path(board, lambda: list(board.legal_moves), distance, lambda: board.turn == target.turn,
+                     plies_played, side, max_plies, slack)

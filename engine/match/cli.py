@@ -1,6 +1,7 @@
 """``shuai match``: play engines against each other (the cutechess-cli role).
 
-Only click is imported here; the runner (and with it numpy/numba) is imported when the command runs.
+Only click and the games' plain descriptions (engine.game) are imported here; the runner (and with it
+numpy/numba) is imported when the command runs.
 """
 import os
 import sys
@@ -8,6 +9,7 @@ import sys
 import click
 
 from ..cluster import CLUSTER_HELP
+from ..game import DEFAULT, GAMES
 
 ENGINE_HELP = """Engine to play (give two or more; more than two play a round robin).  A string of shell words:
 key=value words set options, the other words are the command.  Keys: proto=ucci|uci|xboard|auto
@@ -20,7 +22,7 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--engine", "engines", multiple=True, required=True, metavar="SPEC", help=ENGINE_HELP)
-@click.option("--game", type=click.Choice(["xiangqi", "chess"]), default=None,
+@click.option("--game", type=click.Choice([g.name for g in GAMES]), default=None,
               help="The game played (default: the game of the openings file's positions, else xiangqi).")
 @click.option("--games", type=click.IntRange(1), default=2, show_default=True,
               help="Games per pairing; each opening is played twice, colours swapped.")
@@ -108,7 +110,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
             if game is not None and found is not None and found != game:
                 raise ValueError(f"{openings} holds {found} positions, not {game}")
             game = game or found
-        game = game or "xiangqi"
+        game = game or DEFAULT.name
         book = load_openings(openings, game) if openings else None
     except (ValueError, OSError) as e:
         raise click.UsageError(str(e)) from None

@@ -4,7 +4,9 @@ Every engine runs in its own process group with stdin/stdout pipes; a reader thr
 queue of (arrival time, line), so the referee never blocks on a misbehaving engine: every wait has a deadline,
 and a dead process shows up as :class:`EngineCrashed`, a silent one as :class:`EngineHung`.
 
-Each adapter plays one game, xiangqi (the default) or chess, named when it is made.  Xiangqi moves cross this
+Each adapter plays one game, xiangqi (the default) or chess, named when it is made; what it tells the engine
+about the game is the game's (``engine.game.Game``: ``uci_variant``, ``xboard_variant``, ``ucci``, ``iccs``).
+Xiangqi moves cross this
 interface in ICCS coordinates (``h2e2``: files a-i, ranks 0-9 from Red's side); each adapter translates to its
 engine's dialect (UCI engines that take a ``UCI_Variant`` option, i.e. Fairy-Stockfish, number ranks 1-10).
 Chess moves are UCI's long algebraic coordinates both ways (``e2e4``, ``e7e8q``, castling ``e1g1``); what an
@@ -33,6 +35,7 @@ from ..protocol.core import MAX_SECONDS     # the longest time anything may take
 from ..xiangqi.constants import START_FEN
 
 PROTOCOLS = ("ucci", "uci", "xboard")
+XBOARD_STANDARD = "normal"          # xboard's name for standard chess: the variant it plays without a variant command
 
 # Replies of read_move() that are not moves.
 RESIGN = "resign"
@@ -384,7 +387,6 @@ class Engine:
                  probe_timeout: float = 5.0, game: str = "xiangqi"):
         self.spec = spec
         self.game = game_named(game)                    # engine.game.Game: what is played
-        self.chess = self.game.name == "chess"
         self.log = log
         self.handshake_timeout = handshake_timeout      # for every answer at start-up and new game
         self.probe_timeout = probe_timeout              # for the first answer when guessing the protocol
@@ -401,11 +403,11 @@ class Engine:
     # -- helpers --------------------------------------------------------------------------------------------
     def _to_engine(self, move: str) -> str:
         """A move of the game record (ICCS / UCI) in the engine's dialect."""
-        return move if self.chess else from_iccs(move, self.ranks_from)
+        return from_iccs(move, self.ranks_from) if self.game.iccs else move
 
     def _from_engine(self, text: str) -> str:
         """The engine's move string for the referee: ICCS where it is a xiangqi coordinate move, else as sent."""
-        if self.chess:
+        if not self.game.iccs:
             return text
         move = to_iccs(text, self.ranks_from)
         return move if move is not None else text
@@ -573,8 +575,9 @@ class UcciEngine(_UciLike):
     hello, ok = "ucci", "ucciok"
 
     def start(self, probe: bool = False) -> None:
-        if self.chess:
-            raise WrongProtocol(f"{self.spec.label}: UCCI is a xiangqi protocol; chess needs proto=uci or xboard")
+        if not self.game.ucci:
+            raise WrongProtocol(f"{self.spec.label}: UCCI is a xiangqi protocol; {self.game.name} needs proto=uci or "
+                                f"xboard")
         super().start(probe)
 
     def _configure(self) -> None:
@@ -633,11 +636,11 @@ class UciEngine(_UciLike):
 
     def _configure(self) -> None:
         variant = self.options.get("UCI_Variant")
-        if variant is not None and self.chess:
-            if "chess" in _combo_values(variant):        # an engine of many games: ask for chess
-                self.setoption("UCI_Variant", "chess")
-        elif variant is not None:
-            self.setoption("UCI_Variant", "xiangqi")
+        if variant is not None and not self.game.iccs:
+            if self.game.uci_variant in _combo_values(variant):     # an engine of many games: ask for this one
+                self.setoption("UCI_Variant", self.game.uci_variant)
+        elif variant is not None:           # a UCI engine with variants plays xiangqi only when told so
+            self.setoption("UCI_Variant", self.game.uci_variant)
             if self.spec.ranks is None and not (self.id_name or "").startswith("Shuai"):
                 self.ranks_from = 1          # Fairy-Stockfish's UCI dialect numbers ranks 1-10 (Shuai's: 0-9)
         super()._configure()
@@ -702,7 +705,7 @@ class XboardEngine(Engine):
 
     def _setboard(self, fen: str) -> None:
         """``setboard``, checked with a ping where the engine has one; retried once with H/E letters (xiangqi)."""
-        for letters in dict.fromkeys((self.fen_letters, "HE") if not self.chess else ("NB",)):
+        for letters in dict.fromkeys((self.fen_letters, "HE") if self.game.iccs else ("NB",)):
             self._errors.clear()
             self.send(f"setboard {fen_with_letters(fen, letters)}")
             self.sync()
@@ -751,7 +754,7 @@ class XboardEngine(Engine):
                     break
         self.id_name = self.features.get("myname")
         variants = self.features.get("variants")
-        wanted = "normal" if self.chess else "xiangqi"
+        wanted = self.game.xboard_variant
         if variants is not None and wanted not in variants.split(","):
             raise WrongProtocol(f"{self.spec.label} does not list the {wanted} variant ({variants})")
         for k, v in self.spec.options.items():
@@ -772,8 +775,8 @@ class XboardEngine(Engine):
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         self.send("new")
-        if "variants" in self.features and not self.chess:     # chess is xboard's "normal": no variant command
-            self.send("variant xiangqi")
+        if "variants" in self.features and self.game.xboard_variant != XBOARD_STANDARD:
+            self.send(f"variant {self.game.xboard_variant}")
         self.send("force")
         self._prefix = 0
         if setup.fen != self.game.start_fen:
@@ -850,7 +853,7 @@ def start_engine(spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: 
         return eng
     errors = []
     for name in PROTOCOLS:
-        if name == "ucci" and game == "chess":
+        if name == "ucci" and not game_named(game).ucci:
             continue
         eng = ADAPTERS[name](spec, log, handshake_timeout, probe_timeout, game=game)
         try:
@@ -864,5 +867,5 @@ def start_engine(spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: 
             raise
         spec.detected = name
         return eng
-    tried = ", ".join(p for p in PROTOCOLS if not (p == "ucci" and game == "chess"))
+    tried = ", ".join(p for p in PROTOCOLS if not (p == "ucci" and not game_named(game).ucci))
     raise EngineCrashed(f"{spec.label}: speaks none of {tried} ({'; '.join(errors)})")

@@ -39,6 +39,12 @@ def _escape(v: str) -> str:
     return str(v).replace("\\", "\\\\").replace('"', '\\"')
 
 
+def format_record(tags: dict, fen: str, moves: list[str], comment: str = "", result: str = "*") -> str:
+    """One game as PGN text from its ``tags``, start ``fen``, ICCS ``moves``, final ``comment`` and ``result``:
+    the interface of every game's PGN module (``Game.pgn()``, engine.match.chess_pgn for chess)."""
+    return format_game(PgnGame({**tags, "FEN": fen}, list(moves), comment, result))
+
+
 def format_game(game: PgnGame, width: int = 80) -> str:
     tags = dict(game.tags)
     tags["Game"] = "Chinese Chess"

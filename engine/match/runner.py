@@ -1,7 +1,7 @@
 """The match runner: schedules games between two or more engines (round robin), plays them on worker
 threads (one game per worker, each worker with its own engine processes), writes PGN, keeps the score and
 stops early when an SPRT decides.  The game is xiangqi (xiangqi PGN, engine.match.pgn) or chess (PGN through
-python-chess, engine.match.chess_pgn).
+python-chess, engine.match.chess_pgn): the game's PGN module (``Game.pgn()``) writes the record.
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .engines import EngineError, EngineLog, EngineSpec, TimeControl, kill_all, start_engine
-from .game import GameOptions, GameRecord, play_game
+from ..game import DEFAULT, GAMES, game_named
+from .referee import GameOptions, GameRecord, play_game
 from .openings import Opening, path_from_start
-from .pgn import PgnGame, format_game
 from .stats import Sprt, elo_estimate, format_elo
 
 
@@ -144,11 +144,10 @@ class Match:
         self.cfg = cfg
         self.out = out
         self.log = EngineLog(cfg.log_path)
-        if cfg.game not in ("xiangqi", "chess"):
-            raise ValueError(f"unknown game {cfg.game!r} (xiangqi or chess)")
+        if cfg.game not in [g.name for g in GAMES]:
+            raise ValueError(f"unknown game {cfg.game!r} ({' or '.join(g.name for g in GAMES)})")
         self.opts = GameOptions(cfg.tc, margin=cfg.margin, hang_timeout=cfg.hang_timeout, max_plies=cfg.max_plies,
                                 game=cfg.game)
-        from ..game import game_named
         self.openings = cfg.openings or [Opening(game_named(cfg.game).start_fen)]
         if cfg.resume is not None and (len(cfg.specs) != 2 or min(cfg.resume) < 0):
             raise ValueError("resume takes the wins, draws and losses of an earlier two-engine run")
@@ -232,7 +231,8 @@ class Match:
         return res
 
     def _announce(self, concurrency: int, where: str = "") -> None:
-        self.out(f"Match{' (chess)' if self.cfg.game == 'chess' else ''}: {len(self.jobs)} games, {self.cfg.tc}, "
+        which = "" if self.cfg.game == DEFAULT.name else f" ({self.cfg.game})"       # the default game goes unsaid
+        self.out(f"Match{which}: {len(self.jobs)} games, {self.cfg.tc}, "
                  f"concurrency {concurrency}{where}"
                  + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and len(self.names) == 2 else ""))
 
@@ -404,21 +404,14 @@ class Match:
     def _write_pgn(self, job: Job, rec: GameRecord) -> None:
         if not self.cfg.pgn_path:
             return
-        if self.cfg.game == "chess":
-            from . import chess_pgn
-            tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
-                    "White": rec.red, "Black": rec.black, "TimeControl": self.cfg.tc.pgn(),
-                    "PlyCount": str(rec.plies), "Termination": rec.reason}
-            text = chess_pgn.format_game(tags, rec.opening.fen, rec.moves, rec.detail or rec.reason, rec.result)
-            with open(self.cfg.pgn_path, "a", encoding="utf-8") as f:
-                f.write(text)
-            return
+        game = game_named(self.cfg.game)
+        first, second = (name.capitalize() for name in game.side_names)        # Red / White, Black
         tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
-                "Red": rec.red, "Black": rec.black, "FEN": rec.opening.fen,
-                "TimeControl": self.cfg.tc.pgn(), "PlyCount": str(rec.plies), "Termination": rec.reason}
-        game = PgnGame(tags, rec.moves, rec.detail or rec.reason, rec.result)
+                first: rec.red, second: rec.black, "TimeControl": self.cfg.tc.pgn(),
+                "PlyCount": str(rec.plies), "Termination": rec.reason}
+        text = game.pgn().format_record(tags, rec.opening.fen, rec.moves, rec.detail or rec.reason, rec.result)
         with open(self.cfg.pgn_path, "a", encoding="utf-8") as f:
-            f.write(format_game(game))
+            f.write(text)
 
 
 def summary(res: MatchResult, sprt: Sprt | None = None) -> str:

@@ -1,83 +1,47 @@
 """The terminal game of chess: the xiangqi session's loop and commands (engine.play.session) with the chess
-record (engine.play.chess_game), board (engine.play.chess_view) and texts.
+record (engine.play.chess_record), board (engine.play.chess_view) and texts.
 
 Moves are typed in SAN (``Nf3``, ``O-O``, ``exd5``, ``e8=Q``) or coordinates (``g1f3``, ``e7e8q``) and shown in
 SAN with the coordinates beside them; games are saved and loaded as standard PGN.
 """
 from __future__ import annotations
 
-import shutil
-
+from ..chess.constants import RANKS, SIDE_NAMES
 from . import chess_view
-from .chess_game import SIDE_NAMES, START_FEN, ChessFenError, ChessGame, ChessMoveError, describe_result
-from .session import Session
-from .terminal import pad, text_width
+from .chess_record import ChessFenError, ChessMoveError, ChessRecord
+from .session import COMMANDS_HELP, Session
+from .terminal import CHESS_SAMPLE
 
 HELP = """\
 Moves, in either notation:
   SAN           e4  Nf3  exd5  Nbd2  O-O  O-O-O  e8=Q   (standard algebraic notation)
   coordinates   e2e4  g1f3  e1g1  e7e8q                 (from-square, to-square, promotion piece)
-Commands:
-  undo          take back your last move and the engine's reply
-  hint          the engine suggests a move
-  moves         list your legal moves
-  draw          offer a draw (the engine accepts if it does not think it is better)
-  resign        give up this game
-  new           start a new game (same sides, same start position)
-  save FILE     save the game as PGN
-  load FILE     load a PGN game, or: load FEN  to set up a position
-  fen           print the position as FEN
-  flip          turn the board round
-  board         show the board again
-  help          this text
-  quit          leave"""
+""" + COMMANDS_HELP.format(pgn="PGN")
 
 
 class ChessSession(Session):
-    game_name = "chess"
-    side_names = SIDE_NAMES
+    record = ChessRecord
+    side_names = tuple(name.capitalize() for name in SIDE_NAMES)      # "White", "Black"
     move_error = ChessMoveError
     fen_error = ChessFenError
-
-    def initial_fen(self) -> str:
-        return START_FEN
-
-    def make_game(self, fen: str | None = None):
-        return ChessGame(fen) if fen else ChessGame()
+    sample = CHESS_SAMPLE
+    tablebases = False                  # the project's tablebases/ are xiangqi's
+    ranks = RANKS
+    columns = chess_view.board_width()
+    titles = ("Shuai ♚", "Shuai")
+    farewells = ("Bye.", "Bye.")
+    help_page = HELP
+    ascii_key = ["", "K king  Q queen  R rook", "B bishop  N knight  P pawn", "(White upper case)"]
+    result_notes = {}
 
     def board_lines(self) -> list[str]:
         g = self.game
         return chess_view.render_board(g.board, self.style, self.flipped, g.last_move, g.king_in_check())
 
-    def board_columns(self) -> int:
-        return chess_view.board_width()
-
-    def describe(self, result: str, reason: str) -> str:
-        return describe_result(result, reason)
-
     def intro(self) -> list[str]:
         dash = "—" if self.style.unicode else "-"
         return [f"Shuai {dash} chess. You play {self.side_names[self.user]}; Shuai thinks {self.strength()}.",
                 "Type a move (Nf3, O-O, exd5, e8=Q, or coordinates: g1f3) or a command; help lists them."]
-
-    def title(self) -> str:
-        return "Shuai ♚" if self.style.unicode else "Shuai"
-
-    def ascii_key(self) -> list[str]:
-        return ["", "K king  Q queen  R rook", "B bishop  N knight  P pawn", "(White upper case)"]
-
-    def result_note(self, result: str) -> str:
-        return ""
-
-    def farewell(self) -> str:
-        return "Bye."
-
-    def help_text(self) -> str:
-        return HELP
-
-    def looks_like_fen(self, text: str) -> bool:
-        first = text.strip().split("\n")[0].split(" ")[0]
-        return first.count("/") == 7
 
     def panel(self, height: int) -> list[str]:
         """The xiangqi panel; the chess board is short, so the move list may run on below it."""
@@ -93,12 +57,5 @@ class ChessSession(Session):
     def name_of(self, n) -> str:
         return n.san
 
-    def cmd_moves(self, arg):
-        if self.game_over():
-            return
-        cells = [f"{n.san} {n.uci}" for n in self.game.legal_moves()]
-        width = max(text_width(c) for c in cells) + 2
-        per_line = max(1, (shutil.get_terminal_size((80, 24)).columns - 2) // width)
-        self.say(f"{len(cells)} legal moves:")
-        for i in range(0, len(cells), per_line):
-            self.say("  " + "".join(pad(c, width) for c in cells[i:i + per_line]).rstrip())
+    def move_cell(self, n) -> str:
+        return f"{n.san} {n.uci}"

@@ -1,16 +1,20 @@
-"""``shuai play``: the click command.  Only click and the standard library are imported at module level; the
-engine (numba) is loaded when the command runs."""
+"""``shuai play``: the click command.  Only click, the standard library and plain-Python descriptions are
+imported at module level; the engine (numba) is loaded when the command runs.  The game's own session class
+(``Game.Session``: engine.play.session, engine.play.chess_session) plays it."""
 import sys
 
 import click
 
-from ..protocol.core import MAX_SECONDS      # plain Python: no numba at import
+from ..game import DEFAULT, GAMES, game_named, game_of_fen     # plain Python: no numba at import
+from ..protocol.core import MAX_SECONDS
+
+SIDES = list(dict.fromkeys(side for g in GAMES for side in g.side_names))     # red, black, white
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--game", type=click.Choice(["xiangqi", "chess"], case_sensitive=False), default=None,
+@click.option("--game", type=click.Choice([g.name for g in GAMES], case_sensitive=False), default=None,
               help="The game (default: the --fen's, told by its ranks (8: chess), else xiangqi).")
-@click.option("--side", type=click.Choice(["red", "white", "black"], case_sensitive=False), default=None,
+@click.option("--side", type=click.Choice(SIDES, case_sensitive=False), default=None,
               help="The side you play: red or black (xiangqi), white or black (chess); default the side that "
                    "moves first (Red, White).")
 @click.option("--time", "movetime", type=click.FloatRange(0.01, MAX_SECONDS), default=None, metavar="SECONDS",
@@ -36,54 +40,45 @@ def play(game, side, movetime, depth, fen, force_ascii, color, hash_mb):
         sys.stdout.reconfigure(errors="replace")        # never die on a character the terminal lacks
     except (AttributeError, ValueError):
         pass
-    from ..game import game_of_fen
-    game = game.lower() if game else None
-    if game is None:
-        found = game_of_fen(fen) if fen else None
-        game = found.name if found is not None else "xiangqi"
-    side = (side or ("white" if game == "chess" else "red")).lower()
-    if (game == "chess" and side == "red") or (game == "xiangqi" and side == "white"):
-        click.echo(f"error: --side {side} is not a side in {game} "
-                   f"({'white or black' if game == 'chess' else 'red or black'})", err=True)
+    if game is not None:
+        game = game_named(game.lower())
+    else:
+        game = (game_of_fen(fen) if fen else None) or DEFAULT
+    side = (side or game.side_names[0]).lower()        # default: the side that moves first
+    if side not in game.side_names:
+        click.echo(f"error: --side {side} is not a side in {game.name} ({' or '.join(game.side_names)})", err=True)
         sys.exit(2)
-    user_side = 1 if side == "black" else 0
+    user_side = game.side_names.index(side)
 
     from ..search import Limits
-    from .terminal import CHESS_SAMPLE, UNICODE_SAMPLE, detect_style
+    from .terminal import detect_style
     from .thinking import Thinker
-    if game == "chess":
-        from .chess_game import check_fen as check
-        from .chess_session import ChessSession as SessionClass
-    else:
-        from ..xiangqi.position import Position as check
-        from .session import Session as SessionClass
+    SessionClass = game.Session
 
     if fen is not None:
         try:
-            check(fen)
+            SessionClass.record(fen)
         except ValueError as e:                        # a bad FEN: one error line, exit 2 (as engine.cli)
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
     if movetime is None and depth is None:
         movetime = 2.0
-    style = detect_style(sys.stdout, force_ascii=force_ascii, color=color,
-                         sample=CHESS_SAMPLE if game == "chess" else UNICODE_SAMPLE)
+    style = detect_style(sys.stdout, force_ascii=force_ascii, color=color, sample=SessionClass.sample)
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing and history for input())
         except ImportError:
             pass
     _load_engine(style, game)
-    thinker = Thinker(sys.stdout, style, hash_mb, tablebases=game == "xiangqi")
+    thinker = Thinker(sys.stdout, style, hash_mb, tablebases=SessionClass.tablebases)
     session = SessionClass(sys.stdout, style, user_side=user_side, limits=Limits(movetime=movetime, depth=depth),
                            start_fen=fen, thinker=thinker)
     sys.exit(session.run())
 
 
-def _load_engine(style, game: str = "xiangqi") -> None:
-    """Load (or, on a cold numba cache, compile) every kernel before the game starts, so that the engine's
+def _load_engine(style, game) -> None:
+    """Load (or, on a cold numba cache, compile) ``game``'s kernels before the game starts, so that the engine's
     first move gets its whole thinking time.  ``make play`` has warmed the cache already: this takes a second."""
-    from ..game import game_named
     from ..warmup import warm_all
     from .terminal import CLEAR_LINE, is_tty
     live = is_tty(sys.stdout)
@@ -91,7 +86,7 @@ def _load_engine(style, game: str = "xiangqi") -> None:
         sys.stdout.write(style.paint("Loading the engine (the very first start compiles it: up to a minute) ...",
                                      "38;5;244"))
         sys.stdout.flush()
-    warm_all(game_named(game))
+    warm_all(game)
     if live:
         sys.stdout.write(CLEAR_LINE)
         sys.stdout.flush()

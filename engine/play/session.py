@@ -4,7 +4,8 @@ Everything goes through ``out`` (a text stream) and ``read`` (a function like ``
 same in a terminal, in a pseudo-terminal under test, or with piped input.
 
 ``Session`` plays xiangqi; what depends on the game (the record, the board drawing, the texts) is in methods
-and class attributes that engine.play.chess_session's ``ChessSession`` overrides for chess.
+and class attributes that engine.play.chess_session's ``ChessSession`` overrides for chess.  Each game names
+its session class (``Game.Session``), which ``shuai play`` (engine.play.cli) starts.
 """
 from __future__ import annotations
 
@@ -15,16 +16,12 @@ from ..xiangqi.position import FenError
 from ..xiangqi.rules import DRAW, loss_for
 from ..xiangqi.wxf import MoveParseError
 from .board_view import board_width, render_board, side_by_side
-from ..xiangqi.constants import RED
-from .game import RESULT_CHINESE, SIDE_NAMES, Game, describe_result
-from .terminal import Style, pad, text_width
+from ..xiangqi.constants import RANKS, RED, SIDE_NAMES
+from .record import RESULT_CHINESE, XiangqiRecord
+from .terminal import UNICODE_SAMPLE, Style, pad, text_width
 from .thinking import format_score
 
-HELP = """\
-Moves, in any of three notations:
-  coordinates   h2e2  H2-E2          file a-i from Red's left, rank 0-9 from Red's side
-  Chinese       炮二平五  马8进7  前车进一  (Red counts files 一-九, Black 1-9, each from his own right)
-  WXF           C2=5  H8+7  R++1  +R-1   (K A E H R C P; + forward, - back, = or . sideways)
+COMMANDS_HELP = """\
 Commands:
   undo          take back your last move and the engine's reply
   hint          the engine suggests a move
@@ -32,22 +29,38 @@ Commands:
   draw          offer a draw (the engine accepts if it does not think it is better)
   resign        give up this game
   new           start a new game (same sides, same start position)
-  save FILE     save the game as xiangqi PGN (ICCS moves; XQWizard reads it)
+  save FILE     save the game as {pgn}
   load FILE     load a PGN game, or: load FEN  to set up a position
   fen           print the position as FEN
   flip          turn the board round
   board         show the board again
   help          this text
-  quit          leave"""
+  quit          leave"""       # each game's help: its notations, then these with its PGN format
+
+HELP = """\
+Moves, in any of three notations:
+  coordinates   h2e2  H2-E2          file a-i from Red's left, rank 0-9 from Red's side
+  Chinese       炮二平五  马8进7  前车进一  (Red counts files 一-九, Black 1-9, each from his own right)
+  WXF           C2=5  H8+7  R++1  +R-1   (K A E H R C P; + forward, - back, = or . sideways)
+""" + COMMANDS_HELP.format(pgn="xiangqi PGN (ICCS moves; XQWizard reads it)")
 
 QUIT = object()
 
 
 class Session:
-    game_name = "xiangqi"
-    side_names = SIDE_NAMES             # "Red", "Black"
+    record = XiangqiRecord              # the game record's class: record(fen) raises fen_error for a bad FEN
+    side_names = tuple(name.capitalize() for name in SIDE_NAMES)      # "Red", "Black"
     move_error = MoveParseError         # what the game's parse() raises for input that is no legal move here
     fen_error = FenError                # what the game's reset() raises for a bad FEN
+    sample = UNICODE_SAMPLE             # every non-ASCII character the Unicode style prints
+    tablebases = True                   # the engine probes the project's (xiangqi) tablebases/, if built
+    ranks = RANKS                       # what tells a FEN typed after ``load`` from a file name
+    columns = board_width()             # the board's width on screen
+    titles = ("Shuai 帥", "Shuai")      # the panel's title: Unicode, ASCII
+    farewells = ("再见 — bye.", "Bye.")
+    help_page = HELP
+    ascii_key = ["", "K general  A advisor  E elephant", "H horse  R chariot  C cannon", "P soldier  (Red upper case)"]
+    result_notes = RESULT_CHINESE       # said after the result in the announcement (红胜 …) where Unicode shows
 
     def __init__(self, out, style: Style, user_side: int = RED, limits=None, start_fen: str | None = None,
                  thinker=None, read=input, flipped: bool | None = None):
@@ -55,8 +68,8 @@ class Session:
         self.style = style
         self.user = user_side
         self.limits = limits
-        self.start_fen = start_fen or self.initial_fen()
-        self.game = self.make_game(self.start_fen)
+        self.start_fen = start_fen or self.record.START_FEN
+        self.game = self.record(self.start_fen)
         self.thinker = thinker
         self.read = read
         self.flipped = (user_side != RED) if flipped is None else flipped
@@ -70,23 +83,9 @@ class Session:
         }
 
     # -- the game's own parts (ChessSession overrides these) ------------------------------------------------
-    def initial_fen(self) -> str:
-        from ..xiangqi.position import START_FEN
-        return START_FEN
-
-    def make_game(self, fen: str | None = None):
-        """A new game record from ``fen`` (default: the initial position); ``fen_error`` if the FEN is bad."""
-        return Game(fen) if fen else Game()
-
     def board_lines(self) -> list[str]:
         g = self.game
         return render_board(g.pos.board, self.style, self.flipped, g.last_move, g.king_in_check())
-
-    def board_columns(self) -> int:
-        return board_width()
-
-    def describe(self, result: str, reason: str) -> str:
-        return describe_result(result, reason)
 
     def intro(self) -> list[str]:
         side = self.side_names[self.user]
@@ -97,23 +96,24 @@ class Session:
                 "Type a move (h2e2 or C2=5) or a command; help lists them."]
 
     def title(self) -> str:
-        return "Shuai 帥" if self.style.unicode else "Shuai"
-
-    def ascii_key(self) -> list[str]:
-        return ["", "K general  A advisor  E elephant", "H horse  R chariot  C cannon", "P soldier  (Red upper case)"]
+        return self.titles[0 if self.style.unicode else 1]
 
     def result_note(self, result: str) -> str:
-        """Said after the result in the announcement (红胜 …)."""
-        return f"  {RESULT_CHINESE.get(result, '')}" if self.style.unicode else ""
+        return f"  {self.result_notes.get(result, '')}" if self.style.unicode and self.result_notes else ""
 
     def farewell(self) -> str:
-        return "Bye." if not self.style.unicode else "再见 — bye."
+        return self.farewells[0 if self.style.unicode else 1]
 
     def help_text(self) -> str:
-        return HELP if self.style.unicode else _ascii_help()
+        return self.help_page if self.style.unicode else _ascii_help(self.help_page)
 
     def looks_like_fen(self, text: str) -> bool:
-        return _looks_like_fen(text)
+        first = text.strip().split("\n")[0].split(" ")[0]
+        return first.count("/") == self.ranks - 1
+
+    def move_cell(self, n) -> str:
+        """A legal move in the list of moves: its name and its coordinates."""
+        return f"{self.name_of(n)} {n.iccs}"
 
     # -- output -----------------------------------------------------------------------------------------------
     def say(self, text: str = "", code: str = "") -> None:
@@ -142,8 +142,8 @@ class Session:
         columns = shutil.get_terminal_size((80, 24)).columns
         panel = self.panel(len(lines))
         self.out.write("\n")
-        if columns >= self.board_columns() + 3 + 24:
-            lines = side_by_side(lines, self.board_columns(), panel)
+        if columns >= self.columns + 3 + 24:
+            lines = side_by_side(lines, self.columns, panel)
         else:
             lines = lines + [""] + [p for p in panel if p.strip()]
         self.out.write("\n".join(lines) + "\n")
@@ -158,7 +158,7 @@ class Session:
                 "Shuai thinks " + self.strength(), ""]
         tail = []
         if g.ended:
-            tail.append(self.style.paint(self.describe(*g.ended), "1"))
+            tail.append(self.style.paint(self.record.describe(*g.ended), "1"))
         elif g.in_check():
             tail.append(self.style.paint(f"{self.side_names[g.side]} is in check", "1;38;5;203"))
         if self.last_info is not None:
@@ -167,7 +167,7 @@ class Session:
         if to_move:
             tail.append(to_move)
         if not self.style.unicode:                  # the letters need a key
-            tail += self.ascii_key()
+            tail += self.ascii_key
         room = max(0, height - len(head) - len(tail) - 1)
         rows = self.move_rows()
         if len(rows) > room:
@@ -198,7 +198,7 @@ class Session:
 
     def announce_end(self) -> None:
         result, reason = self.game.ended
-        text = f"Game over: {self.describe(result, reason)} ({result})" + self.result_note(result)
+        text = f"Game over: {self.record.describe(result, reason)} ({result})" + self.result_note(result)
         self.say(text, "1;38;5;220")
         if result != DRAW:
             winner = RED if result == "1-0" else 1
@@ -317,9 +317,7 @@ class Session:
     def cmd_moves(self, arg):
         if self.game_over():
             return
-        g = self.game
-        names = sorted(g.names.names, key=lambda n: n.iccs)
-        cells = [f"{self.name_of(n)} {n.iccs}" for n in names]
+        cells = [self.move_cell(n) for n in self.game.legal_moves()]
         width = max(text_width(c) for c in cells) + 2
         per_line = max(1, (shutil.get_terminal_size((80, 24)).columns - 2) // width)
         self.say(f"{len(cells)} legal moves:")
@@ -388,7 +386,7 @@ class Session:
         self.announce_end()
 
     def cmd_new(self, arg):
-        self.game = self.make_game(self.start_fen)
+        self.game = self.record(self.start_fen)
         self.last_info = None
         if self.thinker is not None:
             self.thinker.new_game()
@@ -425,7 +423,7 @@ class Session:
             except OSError as e:
                 self.error(f"cannot read {arg}: {e.strerror or e}")
                 return
-            fresh = self.make_game()
+            fresh = self.record()
             try:
                 if "[" in text or not self.looks_like_fen(text):
                     fresh.load_pgn(text)
@@ -438,7 +436,7 @@ class Session:
             if fresh.recorded_result not in ("*", None) and not fresh.ended:
                 what += f" (the file says {fresh.recorded_result}: {fresh.recorded_comment or 'no reason given'})"
         else:
-            fresh = self.make_game()
+            fresh = self.record()
             try:
                 fresh.reset(arg)
             except self.fen_error as e:
@@ -458,15 +456,10 @@ class Session:
             self.show_board()
 
 
-def _looks_like_fen(text: str) -> bool:
-    first = text.strip().split("\n")[0].split(" ")[0]
-    return first.count("/") == 9
-
-
-def _ascii_help() -> str:
+def _ascii_help(text: str) -> str:
     """The help text without the Chinese examples (for terminals that cannot show them)."""
     lines = []
-    for line in HELP.splitlines():
+    for line in text.splitlines():
         if line.strip().startswith("Chinese"):
             lines.append("  Chinese       (Chinese notation is accepted when your terminal can type it)")
         else:

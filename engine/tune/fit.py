@@ -1,7 +1,7 @@
 """The evaluation tuner (issue 13): Texel's method on the project's own positions.
 
-Every position's evaluation is linear in the parameter vector ``W`` of ``engine.xiangqi.evaluate`` (or
-``engine.chess.evaluate``: every function here takes the game, xiangqi by default) for a fixed phase:
+Every position's evaluation is linear in the parameter vector ``W`` of the game's evaluation (``Game.evaluation()``:
+every function here takes the game's name, xiangqi by default) for a fixed phase:
 ``evaluate_trace`` gives each parameter's coefficient, from the very code the engine runs.  The positions
 (``engine.tune.selfplay``) become one sparse matrix ``C`` (positions x parameters, Red's/White's view), and the tuner
 minimises the mean squared error between ``sigmoid(C @ w)`` and a target: the game's result, blended with the
@@ -21,7 +21,6 @@ their start value.
 """
 from __future__ import annotations
 
-import importlib
 import math
 import time
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..xiangqi import evaluate as E
+from ..game import GAMES, game_named
 
 PLAIN_MATERIAL = {"king": 0, "advisor": 200, "elephant": 200, "horse": 400, "rook": 900, "cannon": 450, "pawn": 100}
 PLAIN_MATERIAL_CHESS = {"pawn": 100, "knight": 300, "bishop": 300, "rook": 500, "queen": 900, "king": 0}
@@ -38,15 +37,15 @@ PLAIN_NAME = {"xiangqi": "PLAIN_MATERIAL", "chess": "PLAIN_MATERIAL_CHESS"}
 
 
 def evaluation(game: str = "xiangqi"):
-    """The evaluation module of ``game`` (its LAYOUT, W, evaluate_trace ...)."""
-    if game not in PLAIN:
+    """The evaluation module of ``game`` (its LAYOUT, W, evaluate_trace, TABLE_SIZE ...)."""
+    if game not in {g.name for g in GAMES}:
         raise ValueError(f"unknown game {game!r}")
-    return E if game == "xiangqi" else importlib.import_module(f"engine.{game}.evaluate")
+    return game_named(game).evaluation()
 
 
 def table_size(game: str = "xiangqi") -> int:
     """The size of ``game``'s piece-square tables (xiangqi: half boards, chess: whole boards)."""
-    return E.HALF_BOARD if game == "xiangqi" else evaluation(game).TABLE_SIZE
+    return evaluation(game).TABLE_SIZE
 
 
 def plain_start(game: str = "xiangqi") -> np.ndarray:
@@ -91,7 +90,7 @@ class Dataset:
 def build_dataset(rows, game: str = "xiangqi") -> Dataset:
     """``rows``: (FEN, result for Red, score for Red), as ``selfplay.read_positions`` yields them."""
     ev = evaluation(game)
-    Position = importlib.import_module(f"engine.{game}.position").Position
+    Position = game_named(game).Position
     n, t = ev.N_PARAMS, ev.TOTAL_PHASE
     trace = np.zeros(ev.TRACE_SIZE, np.int64)
     indptr, cols, vals, results, scores = [0], [], [], [], []
@@ -291,13 +290,7 @@ def params_vector(path, game: str = "xiangqi") -> np.ndarray:
     """The parameter vector of a parameter module (as ``params.write_params`` writes them), e.g. to measure the
     loss of other values than those in use."""
     import runpy
+    from ..evaluation import load_vector
     ev = evaluation(game)
     params = runpy.run_path(str(path))["PARAMS"]
-    if game == "xiangqi":
-        from .params import half_board_values
-        w = np.zeros(ev.N_PARAMS)
-        for name, size in ev.LAYOUT:
-            values = list(params[name])
-            w[ev.OFFSET[name]:ev.OFFSET[name] + size] = half_board_values(values) if size == ev.HALF_BOARD else values
-        return w
-    return ev._load_params(params).astype(np.float64)
+    return load_vector(params, ev.LAYOUT, ev.TABLE_SIZE, ev.table_values).astype(np.float64)

@@ -1,7 +1,7 @@
 """Training positions for the evaluation tuner (issue 13), made by the engine playing itself.
 
-Each game starts from an opening of the game's book (xiangqi: ``tests/data/openings.epd``, chess:
-``tests/data/chess-openings.epd``; game g uses opening g mod their number) followed by a few random legal plies
+Each game starts from an opening of the game's book (``Game.openings``, xiangqi: ``tests/data/openings.epd``,
+chess: ``tests/data/chess-openings.epd``; game g uses opening g mod their number) followed by a few random legal plies
 drawn from a generator seeded with (seed, g), so that no two games repeat (chess: only plies that the static
 exchange does not judge losing, when there are any -- a random chess move often hangs a piece); then both
 sides search a fixed number of nodes a move until the rules end the game (or ``MAX_PLIES`` pass: a draw).  A
@@ -23,13 +23,13 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterator
 
+from ..game import game_named
+
 MAX_PLIES = 400                 # a game this long is adjudicated a draw
 MAX_QUIET_SCORE = 1500          # beyond this the position is decided; it teaches the evaluation little
 RESULT_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "tests" / "data"
-GAMES = ("xiangqi", "chess")
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Settings:
     nodes: int = 3000           # per move
     seed: int = 1
     random_plies: tuple[int, int] = None        # drawn uniformly, inclusive; None: the game's (RANDOM_PLIES)
-    openings: str = None                        # None: the game's book (OPENINGS)
+    openings: str = None                        # None: the game's book (Game.openings)
     hash_mb: int = 16
     game: str = "xiangqi"
 
@@ -48,10 +48,9 @@ class Settings:
         if self.random_plies is None:
             self.random_plies = RANDOM_PLIES[self.game]
         if self.openings is None:
-            self.openings = OPENINGS[self.game]
+            self.openings = game_named(self.game).openings
 
 
-OPENINGS = {"xiangqi": str(DATA_DIR / "openings.epd"), "chess": str(DATA_DIR / "chess-openings.epd")}
 RANDOM_PLIES = {"xiangqi": (2, 8), "chess": (1, 6)}
 # The command line's defaults by game (games, nodes a move): xiangqi's as Settings; chess's 350,215 positions
 # (about 88 a game) in 23 minutes on 2 shared cores.
@@ -59,10 +58,12 @@ DEFAULTS = {"xiangqi": (Settings.games, Settings.nodes), "chess": (4000, 3000)}
 
 
 def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, float, int]]:
-    """Game ``g``'s quiet positions: (FEN, result for Red, score for Red)."""
-    if s.game == "chess":
-        yield from _play_chess_game(g, s, searcher, openings)
-        return
+    """Game ``g``'s quiet positions: (FEN, result for the first player, score for the first player)."""
+    yield from PLAYERS[s.game][1](g, s, searcher, openings)
+
+
+def _play_xiangqi_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, float, int]]:
+    """Game ``g``'s quiet positions, xiangqi: (FEN, result for Red, score for Red)."""
     from ..move import move_to
     from ..xiangqi.position import Position
     from ..xiangqi.rules import game_result
@@ -144,14 +145,21 @@ def load_chess_openings(path: str) -> list[str]:
     return out
 
 
+def _load_xiangqi_openings(path: str):
+    from ..match.openings import load_openings
+    return load_openings(path)
+
+
+# How each game's self-play reads its openings and plays a game: the random plies differ (chess draws only moves
+# the static exchange does not judge losing), and the games' opening files differ (xiangqi's carry moves).
+PLAYERS = {"xiangqi": (_load_xiangqi_openings, _play_xiangqi_game), "chess": (load_chess_openings, _play_chess_game)}
+GAMES = tuple(PLAYERS)
+
+
 def _worker(args) -> list[str]:
     games, s = args
     from ..search import Searcher
-    if s.game == "chess":
-        openings = load_chess_openings(s.openings)
-    else:
-        from ..match.openings import load_openings
-        openings = load_openings(s.openings)
+    openings = PLAYERS[s.game][0](s.openings)
     searcher = Searcher(s.hash_mb)
     lines = []
     for g in games:

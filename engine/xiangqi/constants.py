@@ -36,3 +36,18 @@ MAX_MOVES = 128         # xiangqi's largest known legal move count is 111 (pseud
 
 STALEMATE_DRAWS = False          # no legal move loses, in check or not
 MOVE_LIMIT_PLIES = 120  # 60 moves by each side without a capture: a draw (Asian rules)
+
+# What the match runner tells other engines (engine.match.engines): the UCI_Variant and xboard variant names,
+# whether UCCI (a xiangqi protocol) plays this game, and that moves cross as ICCS coordinates (ranks 0-9, which
+# some engines number 1-10, with horse and elephant letters that some FEN readers want as H/E).
+UCI_VARIANT = XBOARD_VARIANT = "xiangqi"
+UCCI = True
+ICCS = True
+
+# This game's parts outside the game package, for the shared front ends (``module:name``, imported on first use
+# by engine.game): the terminal session (engine.play), the referee of a match (engine.match), the match's PGN
+# writer, and the default openings (tests/data, relative to the repository).
+SESSION = "engine.play.session:Session"
+REFEREE = "engine.match.referee:XiangqiReferee"
+PGN = "engine.match.pgn"
+OPENINGS = "tests/data/openings.epd"

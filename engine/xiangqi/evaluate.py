@@ -39,7 +39,7 @@ from .board import (FILES, RANKS, NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CAN
                     LEGAL_SQUARES)
 from .eval_params import PARAMS
 from .movegen import king_attacked
-from ..tune.params import HALF_BOARD, HALF_FILES, half_board_values
+from ..evaluation import flip_rows, kernels, load_vector, offsets, tdiv, term, trace_layout
 
 # Nominal values by kind for the search (MVV/LVA, SEE, delta margins): round hand-set figures, not fitted.  The
 # general is 0: it is never captured, and as an attacker its captures are always safe (they are legal only when
@@ -50,8 +50,23 @@ PIECE_VALUE = np.array([0, 0, 150, 150, 450, 950, 450, 100], np.int32)
 # --------------------------------------------------------------------------------------------------------------
 # The parameters: one vector W, in named blocks (LAYOUT), with values from eval_params.py (written by the tuner,
 # engine/tune).  Half-board blocks (HALF_BOARD values) are piece-square terms, left-right symmetric, indexed by
-# HALF_SQUARE[colour, square] from the piece owner's side.
+# HALF_SQUARE[colour, square] from the piece owner's side.  The file writes them as the left half of the board
+# as Red sees it (rank 9 first, files a-e).
 # --------------------------------------------------------------------------------------------------------------
+HALF_FILES = (FILES + 1) // 2       # files a-e
+HALF_BOARD = RANKS * HALF_FILES     # files a-e of every rank: left-right symmetric terms store only these
+TABLE_SIZE, TABLE_ROW = HALF_BOARD, HALF_FILES      # a piece-square table, and the values of one row in the file
+PARAMS_HEADER = (    # the parameter file's docstring says how to read it
+    "Each block is a term of engine/xiangqi/evaluate.py (LAYOUT says which); blocks of 50 values are the",
+    "left half of the board as Red sees it (rank 9 first, files a-e), from the owner's side.")
+
+
+def table_values(block) -> list[int]:
+    """A half-board block as written in the file (rank 9 first) -> values indexed rank * HALF_FILES + file (rank 0
+    first), and back."""
+    return flip_rows(block, HALF_FILES)
+
+
 KINDS = ("", "king", "advisor", "elephant", "horse", "rook", "cannon", "pawn")     # by kind code
 ATTACKERS = ("rook", "horse", "cannon", "crossed_pawn")     # what a missing defender is charged against
 HORSE_MOVES = 8 + 1                 # a horse has 0..8 moves
@@ -68,26 +83,8 @@ LAYOUT = tuple([(f"{KINDS[k]}_{ph}", HALF_BOARD) for k in range(KING, PAWN + 1) 
                   ("cannon_two_screens_mg", 1), ("cannon_two_screens_eg", 1),
                   *[(f"threat_by_{kind}_{ph}", len(VICTIMS)) for kind in THREATENERS for ph in ("mg", "eg")],
                   ("tempo_mg", 1), ("tempo_eg", 1)])
-OFFSET = {}
-_at = 0
-for _name, _size in LAYOUT:
-    OFFSET[_name] = _at
-    _at += _size
-N_PARAMS = _at
-del _at, _name, _size
-
-
-def _load_params():
-    w = np.zeros(N_PARAMS, np.int32)
-    for name, size in LAYOUT:
-        values = list(PARAMS[name])
-        assert len(values) == size, name
-        w[OFFSET[name]:OFFSET[name] + size] = half_board_values(values) if size == HALF_BOARD else values
-    assert set(PARAMS) == {name for name, _ in LAYOUT}, "eval_params.py and LAYOUT disagree"
-    return w
-
-
-W = _load_params()
+OFFSET, N_PARAMS = offsets(LAYOUT)
+W = load_vector(PARAMS, LAYOUT, TABLE_SIZE, table_values)
 PST = OFFSET["king_mg"]                 # kind k's mg table at PST + (k - 1) * PST_STRIDE, its eg table HALF_BOARD on
 PST_STRIDE = 2 * HALF_BOARD
 ROOK_MOBILITY_MG, ROOK_MOBILITY_EG = OFFSET["rook_mobility_mg"], OFFSET["rook_mobility_eg"]
@@ -126,23 +123,10 @@ def _board_tables():
 
 PST_INDEX, PST_MG, PST_EG = _board_tables()
 
-# The trace (``evaluate_trace``): the coefficient of every parameter in the score, as the tuner needs it.
-# [0, N) middle-game counts and [N, 2N) ending counts of each parameter, Red's view (Black's pieces count
-# negative); then the phase (0..TOTAL_PHASE) and a flag for the terms that are not linear in the parameters
+# The trace (``evaluate_trace``, engine.evaluation): each parameter's coefficient, Red's view (Black's pieces
+# count negative), the phase (0..TOTAL_PHASE) and a flag for the terms that are not linear in the parameters
 # (mop-up, a side that cannot win).
-TRACE_PHASE = 2 * N_PARAMS
-TRACE_NONLINEAR = TRACE_PHASE + 1
-TRACE_SIZE = TRACE_NONLINEAR + 1
-
-
-@njit(cache=True, inline="always")
-def _term(trace, index, phase_mg, phase_eg, count):
-    """Record ``count`` uses of parameter ``index`` in the trace (numba prunes this when ``trace`` is None)."""
-    if trace is not None:
-        if phase_mg:
-            trace[index] += count
-        if phase_eg:
-            trace[N_PARAMS + index] += count
+TRACE_PHASE, TRACE_NONLINEAR, TRACE_SIZE = trace_layout(N_PARAMS)
 
 # --------------------------------------------------------------------------------------------------------------
 # Named squares and directions, tables indexed by colour (RED, BLACK).
@@ -180,14 +164,6 @@ Camp = namedtuple("Camp", "mg eg census pawns")
 Side = namedtuple("Side", "rooks horses cannons advisors elephants pawns crossed_pawns")
 
 
-@njit(cache=True, inline="always")
-def _tdiv(a, b):
-    """Integer division rounding toward zero, so that negating the input negates the output (colour symmetry)."""
-    if a >= 0:
-        return a // b
-    return -((-a) // b)
-
-
 @njit(cache=True)
 def mop_up(board, weak_king, strong):
     """Bonus for ``strong`` against a general without rooks, horses or cannons: palace squares it controls
@@ -218,8 +194,8 @@ def _threat(board, target, colour, block, sign, trace):
     if q == 0 or (q >> 3) == colour or (q & 7) == KING:
         return 0, 0
     at = block + (q & 7) - ADVISOR
-    _term(trace, at, True, False, sign)
-    _term(trace, at + N_VICTIMS, False, True, sign)
+    term(trace, at, True, False, sign)
+    term(trace, at + N_VICTIMS, False, True, sign)
     return sign * W[at], sign * W[at + N_VICTIMS]
 
 
@@ -296,14 +272,14 @@ def _scan_camp(board, invader, trace):
         sign = 1 if colour == RED else -1
         mg += PST_MG[p, sq]
         eg += PST_EG[p, sq]
-        _term(trace, PST_INDEX[p, sq], True, False, sign)
-        _term(trace, PST_INDEX[p, sq] + HALF_BOARD, False, True, sign)
+        term(trace, PST_INDEX[p, sq], True, False, sign)
+        term(trace, PST_INDEX[p, sq] + HALF_BOARD, False, True, sign)
         if kind == ROOK:
             n, t_mg, t_eg = _line_scan(board, sq, colour, 0, THREAT_BY_ROOK, sign, trace)
             mg += sign * n * W[ROOK_MOBILITY_MG] + t_mg
             eg += sign * n * W[ROOK_MOBILITY_EG] + t_eg
-            _term(trace, ROOK_MOBILITY_MG, True, False, sign * n)
-            _term(trace, ROOK_MOBILITY_EG, False, True, sign * n)
+            term(trace, ROOK_MOBILITY_MG, True, False, sign * n)
+            term(trace, ROOK_MOBILITY_EG, False, True, sign * n)
         elif kind == CANNON:
             _, t_mg, t_eg = _line_scan(board, sq, colour, 1, THREAT_BY_CANNON, sign, trace)
             mg += t_mg
@@ -312,8 +288,8 @@ def _scan_camp(board, invader, trace):
             n, t_mg, t_eg = _horse_scan(board, sq, colour, sign, trace)
             mg += sign * W[HORSE_MOBILITY_MG + n] + t_mg
             eg += sign * W[HORSE_MOBILITY_EG + n] + t_eg
-            _term(trace, HORSE_MOBILITY_MG + n, True, False, sign)
-            _term(trace, HORSE_MOBILITY_EG + n, False, True, sign)
+            term(trace, HORSE_MOBILITY_MG + n, True, False, sign)
+            term(trace, HORSE_MOBILITY_EG + n, False, True, sign)
         elif kind == PAWN:
             t_mg, t_eg = _pawn_threats(board, sq, colour, sign, trace)
             mg += t_mg
@@ -365,13 +341,13 @@ def _cannon_lines(board, colour, king, trace):
                 at_eg = (HOLLOW_FILE_EG if ALONG_FILE[d] else HOLLOW_RANK_EG) + i + 1
                 mg -= W[at]
                 eg -= W[at_eg]
-                _term(trace, at, True, False, -sign)
-                _term(trace, at_eg, False, True, -sign)
+                term(trace, at, True, False, -sign)
+                term(trace, at_eg, False, True, -sign)
             elif q == cannon and screens == TWO_SCREENS:
                 mg -= W[TWO_SCREENS_MG]
                 eg -= W[TWO_SCREENS_EG]
-                _term(trace, TWO_SCREENS_MG, True, False, -sign)
-                _term(trace, TWO_SCREENS_EG, False, True, -sign)
+                term(trace, TWO_SCREENS_MG, True, False, -sign)
+                term(trace, TWO_SCREENS_EG, False, True, -sign)
             screens += 1
     return mg, eg
 
@@ -388,8 +364,8 @@ def _side_terms(board, colour, king, own, enemy, trace):
     for i in range(len(attackers)):
         n = attackers[i]
         cost += n * (missing_advisors * W[ADVISOR_MISSING + i] + missing_elephants * W[ELEPHANT_MISSING + i])
-        _term(trace, ADVISOR_MISSING + i, True, True, -sign * n * missing_advisors)
-        _term(trace, ELEPHANT_MISSING + i, True, True, -sign * n * missing_elephants)
+        term(trace, ADVISOR_MISSING + i, True, True, -sign * n * missing_advisors)
+        term(trace, ELEPHANT_MISSING + i, True, True, -sign * n * missing_elephants)
     mg, eg = _cannon_lines(board, colour, king, trace)
     return mg - cost, eg - cost
 
@@ -424,7 +400,7 @@ def _evaluate(board, st, trace):
 
     ph = min(PHASE_WEIGHT[ROOK] * (red.rooks + black.rooks) + PHASE_WEIGHT[HORSE] * (red.horses + black.horses)
              + PHASE_WEIGHT[CANNON] * (red.cannons + black.cannons), TOTAL_PHASE)
-    score = _tdiv(mg * ph + eg * (TOTAL_PHASE - ph), TOTAL_PHASE)
+    score = tdiv(mg * ph + eg * (TOTAL_PHASE - ph), TOTAL_PHASE)
 
     # Won endings: drive the lone general into a corner of its palace.
     mop_red, mop_black = _mop_up_applies(red, black), _mop_up_applies(black, red)
@@ -434,7 +410,7 @@ def _evaluate(board, st, trace):
         score -= mop_up(board, st[ST_KING + RED], BLACK)
     no_win_red, no_win_black = _cannot_win(red), _cannot_win(black)
     if (score > 0 and no_win_red) or (score < 0 and no_win_black):
-        score = _tdiv(score, NO_WIN_DIVISOR)
+        score = tdiv(score, NO_WIN_DIVISOR)
 
     to_move = 1 if st[ST_SIDE] == RED else -1
     if trace is not None:
@@ -442,20 +418,9 @@ def _evaluate(board, st, trace):
         # Flagged by the material alone, not by the score, so that which positions the tuner fits does not
         # depend on the parameters in use.
         trace[TRACE_NONLINEAR] = 1 if mop_red or mop_black or no_win_red or no_win_black else 0
-        _term(trace, TEMPO_MG_AT, True, False, to_move)      # Red's view: the tempo is the mover's
-        _term(trace, TEMPO_EG_AT, False, True, to_move)
+        term(trace, TEMPO_MG_AT, True, False, to_move)      # Red's view: the tempo is the mover's
+        term(trace, TEMPO_EG_AT, False, True, to_move)
     return to_move * score + (TEMPO_MG * ph + TEMPO_EG * (TOTAL_PHASE - ph)) // TOTAL_PHASE
 
 
-@njit(cache=True)
-def evaluate(board, st):
-    """Static score of the position from the side to move's point of view (see the module docstring)."""
-    return _evaluate(board, st, None)
-
-
-@njit(cache=True)
-def evaluate_trace(board, st, trace):
-    """``evaluate``, also filling ``trace`` (int64[TRACE_SIZE]) with each parameter's coefficient: the tuner's
-    view of the same code."""
-    trace[:] = 0
-    return _evaluate(board, st, trace)
+evaluate, evaluate_trace = kernels(globals(), "xiangqi")

@@ -1,8 +1,11 @@
-"""One refereed game between two started engines.
+"""One refereed game between two started engines (:func:`play_game`), and each game's referee.
 
-The referee keeps the position, the clocks and the rules -- for xiangqi engine.xiangqi.position and
-engine.xiangqi.rules, for chess a python-chess board and engine.match.chess_rules -- and ends the game with a
-loss for an engine that plays an illegal move, resigns, oversteps its time, crashes or hangs.  Timing: a move may take the time available (the fixed time per move, or what is left on the clock)
+A game's referee (``Game.Referee``: :class:`XiangqiReferee` with engine.xiangqi.position and
+engine.xiangqi.rules, :class:`ChessReferee` with a python-chess board and engine.match.chess_rules) keeps the
+position and the rules; it also checks the openings (``opening``) and finds the moves that lead to one
+(``path_from_start``).  :func:`play_game` keeps the clocks and ends the game with a loss for an engine that
+plays an illegal move, resigns, oversteps its time, crashes or hangs.  Timing: a move may take the time
+available (the fixed time per move, or what is left on the clock)
 plus a grace of ``margin`` + 10 % of the nominal time per move (the fixed time, or the increment); later is
 a time forfeit.  When that deadline passes the engine is told to stop (``stop`` / ``?``); if it still says
 nothing within ``hang_timeout`` seconds it is "engine hung" and is killed (the runner restarts it).
@@ -12,8 +15,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..game import game_named
 from .engines import RESIGN, Clocks, Engine, EngineError, EngineHung, GameSetup, TimeControl
-from .openings import Opening
+from .openings import Opening, find_path
 
 
 @dataclass
@@ -62,6 +66,29 @@ class XiangqiReferee:
         for m in moves:
             self.pos.push(m)
 
+    @staticmethod
+    def opening(fen: str, moves: tuple) -> tuple[str, tuple]:
+        """An opening's (FEN, ICCS moves) in normal form; ValueError (IllegalMoveError naming the bad move,
+        FenError) if it is not a legal xiangqi position and line."""
+        from ..xiangqi.position import START_FEN, Position
+        if fen != START_FEN:
+            fen = Position(fen).fen()                          # validates; normal form
+        if moves:
+            XiangqiReferee(fen, moves)
+        return fen, moves
+
+    @staticmethod
+    def path_from_start(fen: str, max_plies: int = 8) -> list[str] | None:
+        """ICCS moves from the initial position to ``fen`` (same pieces on the same squares, same side to move),
+        or None (:func:`engine.match.openings.find_path`)."""
+        import numpy as np
+        from ..xiangqi.position import Position
+        target = Position(fen)
+        goal = target.board.copy()
+        pos = Position()
+        return find_path(pos, pos.legal_move_names, lambda: int(np.count_nonzero(pos.board != goal)),
+                         lambda: pos.side == target.side, target.ply_base, target.side, max_plies)
+
     @property
     def side(self) -> int:
         return self.pos.side
@@ -88,6 +115,28 @@ class ChessReferee:
         for m in moves:
             self.board.push_uci(m)
 
+    @staticmethod
+    def opening(fen: str, moves: tuple) -> tuple[str, tuple]:
+        """An opening's (FEN, UCI moves) in python-chess's normal form; ValueError if it is not a legal chess
+        position and line."""
+        from .chess_rules import start_board
+        board = start_board(fen)                               # validates (ValueError)
+        fen = board.fen()                                      # normal form
+        played = []
+        for m in moves:
+            try:
+                move = board.parse_uci(m)
+            except ValueError:
+                raise ValueError(f"illegal move {m!r} in {board.fen()}") from None
+            board.push(move)
+            played.append(move.uci())
+        return fen, tuple(played)
+
+    @staticmethod
+    def path_from_start(fen: str, max_plies: int = 8) -> list[str] | None:
+        from .chess_rules import path_from_start
+        return path_from_start(fen, max_plies)
+
     @property
     def side(self) -> int:
         return 0 if self.board.turn else 1
@@ -104,9 +153,6 @@ class ChessReferee:
     def result(self):
         from .chess_rules import game_result
         return game_result(self.board)
-
-
-REFEREES = {"xiangqi": XiangqiReferee, "chess": ChessReferee}
 
 
 def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, path=None,
@@ -129,7 +175,7 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
         except EngineError as e:
             return lose(side, e.reason, f"{names[side]}: {e}")
 
-    referee = REFEREES[opts.game](opening.fen, opening.moves)
+    referee = game_named(opts.game).referee(opening.fen, opening.moves)
     over = referee.result()
     if over:
         rec.result, rec.reason = over

@@ -1,11 +1,11 @@
-"""The game record of a terminal game of chess: the moves played with their names, the result.
+"""The record of a terminal game of chess: the moves played with their names, the result.
 
 python-chess keeps the game (``chess.Board``): it reads and writes SAN, judges the game's end
 (engine.match.chess_rules: checkmate, stalemate, insufficient material, the 50-move rule, threefold repetition)
 and saves and loads PGN (engine.match.chess_pgn).  The engine's own ``Position`` (engine.chess.position), which
 its search needs, is built from the start FEN and the moves when asked for.  Resignation and agreed draws are
-recorded with :meth:`ChessGame.finish`.  The interface is the xiangqi ``Game``'s (engine.play.game), so that the
-session drives both alike.
+recorded with :meth:`Record.finish`.  The interface and the shared part are engine.play.record's ``Record``, so
+that the session drives both games alike.
 """
 from __future__ import annotations
 
@@ -17,22 +17,7 @@ import chess
 
 from ..match import chess_pgn
 from ..match.chess_rules import game_result, parse_coordinates, start_board
-
-START_FEN = chess.STARTING_FEN
-SIDE_NAMES = ("White", "Black")
-
-REASON_TEXT = {
-    "checkmate": "checkmate",
-    "stalemate": "stalemate",
-    "insufficient material": "insufficient material",
-    "50-move": "the 50-move rule",
-    "75-move": "the 75-move rule",
-    "repetition": "threefold repetition",
-    "fivefold repetition": "fivefold repetition",
-    "resignation": "resignation",
-    "agreement": "agreed by both players",
-}
-RESULT_TEXT = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "Draw"}
+from .record import Record
 
 _CASTLING = re.compile(r"[oO0]-[oO0](-[oO0])?[+#]?")
 
@@ -54,14 +39,6 @@ class ChessMove:
     side: int                       # 0 White, 1 Black
 
 
-def describe_result(result: str, reason: str) -> str:
-    """'Black wins by checkmate', 'Draw (stalemate)' … for the announcement and the PGN comment."""
-    why = REASON_TEXT.get(reason, reason)
-    if result == "1/2-1/2":
-        return f"Draw ({why})"
-    return f"{RESULT_TEXT.get(result, result)} by {why}"
-
-
 def check_fen(fen: str) -> str:
     """The FEN in normal form if both the engine and python-chess take it as a standard chess position;
     ChessFenError (the engine's reason, else python-chess's) otherwise."""
@@ -73,11 +50,21 @@ def check_fen(fen: str) -> str:
         raise ChessFenError(str(e)) from None
 
 
-class ChessGame:
-    def __init__(self, fen: str = START_FEN):
-        self.reset(fen)
+class ChessRecord(Record):
+    START_FEN = chess.STARTING_FEN
+    REASON_TEXT = {
+        "checkmate": "checkmate",
+        "stalemate": "stalemate",
+        "insufficient material": "insufficient material",
+        "50-move": "the 50-move rule",
+        "75-move": "the 75-move rule",
+        "repetition": "threefold repetition",
+        "fivefold repetition": "fivefold repetition",
+        **Record.REASON_TEXT,
+    }
+    RESULT_TEXT = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "Draw"}
 
-    def reset(self, fen: str = START_FEN) -> None:
+    def reset(self, fen: str = chess.STARTING_FEN) -> None:
         """A new game from ``fen``; ChessFenError (and nothing changed) if the FEN is bad."""
         normal = check_fen(fen)
         self.start_fen = normal
@@ -103,10 +90,6 @@ class ChessGame:
                 pos.push(p.uci)
             self._pos = pos
         return self._pos
-
-    @property
-    def last_move(self) -> chess.Move | None:
-        return self.played[-1].move if self.played else None
 
     def in_check(self) -> bool:
         return self.board.is_check()
@@ -177,30 +160,17 @@ class ChessGame:
         return chess.Board(self.start_fen).fullmove_number
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: chess.Move) -> ChessMove:
-        played = self.name(move)
+    def _push(self, move: chess.Move, played: ChessMove) -> None:
         self.board.push(move)
-        self.played.append(played)
         if self._pos is not None:
             self._pos.push(played.uci)
-        return played
 
-    def take_back(self) -> ChessMove:
-        played = self.played.pop()
+    def _pop(self) -> None:
         self.board.pop()
         self._pos = None
-        self.ended = None
-        return played
 
-    def check_end(self) -> tuple[str, str] | None:
-        """Ask the rules whether the game is over now; remember and return (result, reason)."""
-        if self.ended is None:
-            self.ended = game_result(self.board)
-        return self.ended
-
-    def finish(self, result: str, reason: str) -> None:
-        """End the game by resignation or agreement."""
-        self.ended = (result, reason)
+    def _judge(self):
+        return game_result(self.board)
 
     def names_of_line(self, moves: list[str], unicode: bool = True) -> list[str]:
         """SAN of a line of UCI moves (a PV) played from the current position."""
@@ -220,8 +190,8 @@ class ChessGame:
         result, reason = self.ended or ("*", "")
         tags = {"Event": event, "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"), "Round": "-",
                 "White": white, "Black": black}
-        comment = describe_result(result, reason) if self.ended else ""
-        return chess_pgn.format_game(tags, self.start_fen, [p.uci for p in self.played], comment, result)
+        comment = self.describe(result, reason) if self.ended else ""
+        return chess_pgn.format_record(tags, self.start_fen, [p.uci for p in self.played], comment, result)
 
     def load_pgn(self, text: str):
         """Replace this game by the first game of a PGN text; ValueError (nothing changed) if it cannot be read,
@@ -229,13 +199,4 @@ class ChessGame:
         record = chess_pgn.read_game(text)
         if record is None:
             raise ValueError("no game in that file")
-        replay = ChessGame(record.fen)
-        for i, uci in enumerate(record.moves):
-            try:
-                replay.play(replay.board.parse_uci(uci))
-            except ValueError as e:
-                raise ValueError(f"move {i + 1} ({uci}) cannot be played: {e}") from None
-        replay.recorded_result, replay.recorded_comment = record.result, record.comment
-        self.__dict__.update(replay.__dict__)
-        self.check_end()
-        return record
+        return self._replay(record, lambda replay, uci: replay.board.parse_uci(uci))

@@ -1,7 +1,11 @@
-"""The game record of a terminal game: the position, the moves played with their names, the result.
+"""The record of a terminal game: the position, the moves played with their names, the result.
 
-Game ends are judged by engine.xiangqi.rules only (checkmate, stalemate, 60-move rule, material,
-repetition); resignation and agreed draws are recorded here with :meth:`Game.finish`.  Games are saved and
+:class:`Record` is what every game's record does alike (taking back, the end of the game, replaying a loaded
+game, the words for a result); :class:`XiangqiRecord` keeps a xiangqi game, engine.play.chess_record's
+``ChessRecord`` a chess game, with one interface, so that the session (engine.play.session) drives both alike.
+
+Xiangqi game ends are judged by engine.xiangqi.rules only (checkmate, stalemate, 60-move rule, material,
+repetition); resignation and agreed draws are recorded with :meth:`Record.finish`.  Xiangqi games are saved and
 loaded as xiangqi PGN through engine.match.pgn (the format XQWizard reads), or set up from a FEN.
 """
 from __future__ import annotations
@@ -9,30 +13,85 @@ from __future__ import annotations
 import datetime
 
 from ..match.pgn import PgnGame, format_game, parse_pgn
-from ..xiangqi import constants
-from ..xiangqi.constants import RED  # noqa: F401  (the session's default side)
 from ..xiangqi.position import Position, START_FEN
 from ..xiangqi.rules import game_result
 from ..xiangqi.wxf import MoveName, MoveNames
 
-SIDE_NAMES = tuple(name.capitalize() for name in constants.SIDE_NAMES)
-
-REASON_TEXT = {
-    "checkmate": "checkmate",
-    "stalemate": "no legal move (stalemate loses in xiangqi)",
-    "60-move": "60 moves without a capture",
-    "material": "neither side has a piece that can mate",
-    "repetition": "repetition",
-    "resignation": "resignation",
-    "agreement": "agreed by both players",
-}
-RESULT_TEXT = {"1-0": "Red wins", "0-1": "Black wins", "1/2-1/2": "Draw"}
 RESULT_CHINESE = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
 
 
-class Game:
-    def __init__(self, fen: str = START_FEN):
-        self.reset(fen)
+class Record:
+    """A game record's shared part.  A game's record sets ``START_FEN``, ``REASON_TEXT`` and ``RESULT_TEXT``
+    and defines ``reset``, ``name`` (a legal move with its names), ``_push`` and ``_pop`` (a move on and off
+    its boards), ``_judge`` (the rules: (result, reason) or None) and the queries of its game."""
+    START_FEN = ""
+    REASON_TEXT = {"resignation": "resignation", "agreement": "agreed by both players"}
+    RESULT_TEXT: dict = {}
+
+    def __init__(self, fen: str | None = None):
+        self.reset(fen or self.START_FEN)
+
+    @property
+    def last_move(self):
+        return self.played[-1].move if self.played else None
+
+    def play(self, move):
+        """Play a legal move; returns it with its names."""
+        played = self.name(move)
+        self._push(move, played)
+        self.played.append(played)
+        return played
+
+    def take_back(self):
+        played = self.played.pop()
+        self._pop()
+        self.ended = None
+        return played
+
+    def check_end(self) -> tuple[str, str] | None:
+        """Ask the rules whether the game is over now; remember and return (result, reason)."""
+        if self.ended is None:
+            self.ended = self._judge()
+        return self.ended
+
+    def finish(self, result: str, reason: str) -> None:
+        """End the game by resignation or agreement."""
+        self.ended = (result, reason)
+
+    @classmethod
+    def describe(cls, result: str, reason: str) -> str:
+        """'Black wins by checkmate', 'Draw (stalemate)' … for the announcement and the PGN comment."""
+        why = cls.REASON_TEXT.get(reason, reason)
+        if result == "1/2-1/2":
+            return f"Draw ({why})"
+        return f"{cls.RESULT_TEXT.get(result, result)} by {why}"
+
+    def _replay(self, record, parse):
+        """Replace this game by a loaded one: ``record``'s start FEN, moves, result and comment, each move read
+        by ``parse(replay, text)``; ValueError (nothing changed) if a move cannot be played."""
+        replay = type(self)(record.fen)
+        for i, text in enumerate(record.moves):
+            try:
+                replay.play(parse(replay, text))
+            except ValueError as e:
+                raise ValueError(f"move {i + 1} ({text}) cannot be played: {e}") from None
+        replay.recorded_result, replay.recorded_comment = record.result, record.comment
+        self.__dict__.update(replay.__dict__)
+        self.check_end()
+        return record
+
+
+class XiangqiRecord(Record):
+    START_FEN = START_FEN
+    REASON_TEXT = {
+        "checkmate": "checkmate",
+        "stalemate": "no legal move (stalemate loses in xiangqi)",
+        "60-move": "60 moves without a capture",
+        "material": "neither side has a piece that can mate",
+        "repetition": "repetition",
+        **Record.REASON_TEXT,
+    }
+    RESULT_TEXT = {"1-0": "Red wins", "0-1": "Black wins", "1/2-1/2": "Draw"}
 
     def reset(self, fen: str = START_FEN) -> None:
         """A new game from ``fen``; FenError (and nothing changed) if the FEN is bad."""
@@ -57,10 +116,6 @@ class Game:
             self._names = MoveNames.of(self.pos)
         return self._names
 
-    @property
-    def last_move(self) -> int | None:
-        return self.played[-1].move if self.played else None
-
     def king_in_check(self) -> int | None:
         """The square of the side to move's general if it is in check."""
         if not self.pos.in_check():
@@ -80,6 +135,10 @@ class Game:
     def has_legal_moves(self) -> bool:
         return len(self.names.names) > 0
 
+    def legal_moves(self) -> list[MoveName]:
+        """The legal moves with their names, in ICCS order."""
+        return sorted(self.names.names, key=lambda n: n.iccs)
+
     def name(self, move: int) -> MoveName:
         """The names of a legal move (Chinese, WXF, ICCS)."""
         return self.names.name(move)
@@ -93,29 +152,16 @@ class Game:
         return int(fields[5]) if len(fields) > 5 and fields[5].isdigit() and int(fields[5]) > 0 else 1
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: int) -> MoveName:
-        played = self.names.name(move)
+    def _push(self, move: int, played: MoveName) -> None:
         self.pos.push(move)
-        self.played.append(played)
         self._names = None
-        return played
 
-    def take_back(self) -> MoveName:
-        played = self.played.pop()
+    def _pop(self) -> None:
         self.pos.pop()
         self._names = None
-        self.ended = None
-        return played
 
-    def check_end(self) -> tuple[str, str] | None:
-        """Ask the rules whether the game is over now; remember and return (result, reason)."""
-        if self.ended is None:
-            self.ended = game_result(self.pos)
-        return self.ended
-
-    def finish(self, result: str, reason: str) -> None:
-        """End the game by resignation or agreement."""
-        self.ended = (result, reason)
+    def _judge(self):
+        return game_result(self.pos)
 
     def names_of_line(self, moves: list[str], chinese: bool = True) -> list[str]:
         """Names of a line of coordinate moves (a PV) played from the current position."""
@@ -141,7 +187,7 @@ class Game:
             tags["FEN"] = self.start_fen
         comment = ""
         if self.ended:
-            comment = describe_result(result, reason)
+            comment = self.describe(result, reason)
         return format_game(PgnGame(tags, [p.iccs for p in self.played], comment, result))
 
     def load_pgn(self, text: str) -> PgnGame:
@@ -150,22 +196,4 @@ class Game:
         games = parse_pgn(text)
         if not games:
             raise ValueError("no game in that file")
-        record = games[0]
-        replay = Game(record.fen)
-        for i, iccs in enumerate(record.moves):
-            try:
-                replay.play(replay.parse(iccs))
-            except ValueError as e:
-                raise ValueError(f"move {i + 1} ({iccs}) cannot be played: {e}") from None
-        replay.recorded_result, replay.recorded_comment = record.result, record.comment
-        self.__dict__.update(replay.__dict__)
-        self.check_end()
-        return record
-
-
-def describe_result(result: str, reason: str) -> str:
-    """'Black wins by checkmate' … for the announcement and the PGN comment."""
-    why = REASON_TEXT.get(reason, reason)
-    if result == "1/2-1/2":
-        return f"Draw ({why})"
-    return f"{RESULT_TEXT.get(result, result)} by {why}"
+        return self._replay(games[0], lambda replay, iccs: replay.parse(iccs))
