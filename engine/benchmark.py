@@ -72,14 +72,14 @@ CHESS_BENCH_FENS = [
 BENCH = {"xiangqi": (BENCH_FENS, 8), "chess": (CHESS_BENCH_FENS, 10)}     # positions and default depth per game
 
 
-def run_bench(depth: int = None, hash_mb: int = 16, out=print, game: str = "xiangqi") -> tuple[int, float]:
+def run_bench(depth: int = None, hash_mb: int = None, out=print, game: str = "xiangqi") -> tuple[int, float]:
     """Search each bench position of ``game`` to ``depth`` (the game's default if None)."""
     from .game import game_named
-    from .search import Limits, Searcher
+    from .search import QUICK_HASH_MB, Limits, Searcher
     fens, default_depth = BENCH[game]
     depth = depth or default_depth
     Position = game_named(game).Position
-    searcher = Searcher(hash_mb)
+    searcher = Searcher(hash_mb or QUICK_HASH_MB)
     searcher.new_game()
     total_nodes, total_time = 0, 0.0
     for i, fen in enumerate(fens):

@@ -9,6 +9,7 @@ import sys
 import click
 
 from .game import DEFAULT, GAMES, game_named, game_of_fen
+from .protocol.core import HASH
 
 GAME_NAMES = [g.name for g in GAMES]
 
@@ -97,7 +98,8 @@ def judge(fen, moves):
 
 @main.command()
 @click.option("--depth", type=click.IntRange(1, 30), default=None, help="Search depth (default 8; chess 10).")
-@click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=16, help="Table size in MB.")
+@click.option("--hash", "hash_mb", type=click.IntRange(1, HASH.max), default=None,
+              help="Table size in MB.  [default: 16, the signature's]")
 @click.option("--game", type=click.Choice(GAME_NAMES), default=DEFAULT.name, show_default=True,
               help="Whose bench positions.")
 def bench(depth, hash_mb, game):

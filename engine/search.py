@@ -34,6 +34,9 @@ from . import alphabeta as ab
 from .egtb import DEFAULT_PROBE_DEPTH
 from .scores import INFINITE, mate_in_moves
 
+QUICK_HASH_MB = 16      # the table of bench, self-play and one-off searches: small, and the same everywhere
+                        # (the bench signature depends on it)
+
 
 @dataclass
 class Limits:
@@ -404,7 +407,7 @@ class Searcher:
 
 def search_once(pos, depth: int = None, movetime: float = None, nodes: int = None, searcher: Searcher = None):
     """Search synchronously and return the SearchResult (handy in scripts and tests)."""
-    searcher = searcher or Searcher(16)
+    searcher = searcher or Searcher(QUICK_HASH_MB)
     out = []
     searcher.start(pos, Limits(depth=depth, movetime=movetime, nodes=nodes), lambda i: None, out.append)
     searcher.wait()

@@ -6,7 +6,7 @@ import sys
 import click
 
 from ..game import DEFAULT, GAMES, game_named, game_of_fen     # plain Python: no numba at import
-from ..protocol.core import MAX_SECONDS
+from ..protocol.core import HASH, MAX_SECONDS
 
 SIDES = list(dict.fromkeys(side for g in GAMES for side in g.side_names))     # red, black, white
 
@@ -27,7 +27,7 @@ SIDES = list(dict.fromkeys(side for g in GAMES for side in g.side_names))     # 
                    "terminal's encoding cannot show them).")
 @click.option("--color/--no-color", default=None,
               help="Force colours on or off (default: on a terminal, unless NO_COLOR is set).")
-@click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=64, show_default=True,
+@click.option("--hash", "hash_mb", type=click.IntRange(1, HASH.max), default=HASH.default, show_default=True,
               help="Engine hash table size in MB.")
 def play(game, side, movetime, depth, fen, force_ascii, color, hash_mb):
     """Play a game of xiangqi (or, with --game chess, of chess) against Shuai in this terminal.

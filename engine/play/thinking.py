@@ -31,7 +31,7 @@ def format_score(info) -> str:
 class Thinker:
     """Owns the engine's Searcher for the whole session (its hash table survives between moves)."""
 
-    def __init__(self, out, style: Style, hash_mb: int = 64, tablebases: bool = True):
+    def __init__(self, out, style: Style, hash_mb: int, tablebases: bool = True):
         from ..egtb.probe import open_tables
         from ..search import Searcher
         self.searcher = Searcher(hash_mb)

@@ -168,6 +168,7 @@ OPTIONS = {
     "probe_depth": Option("spin", DEFAULT_PROBE_DEPTH, 0, 64, apply="apply_options"),
     "clear_hash": Option("button", apply="new_game"),   # forget what the search has learnt
 }
+HASH = OPTIONS["hash_mb"]       # also the terminal game's table size, and the limit of every --hash
 
 
 def split_position_args(tokens: list[str], start_fen: str = GAMES[0].start_fen) -> tuple[str, list[str]]:

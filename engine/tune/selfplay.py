@@ -39,7 +39,7 @@ class Settings:
     seed: int = 1
     random_plies: tuple[int, int] = None        # drawn uniformly, inclusive; None: the game's (RANDOM_PLIES)
     openings: str = None                        # None: the game's book (Game.openings)
-    hash_mb: int = 16
+    hash_mb: int = None                         # None: the quick searches' (search.QUICK_HASH_MB)
     game: str = "xiangqi"
 
     def __post_init__(self):
@@ -158,9 +158,9 @@ GAMES = tuple(PLAYERS)
 
 def _worker(args) -> list[str]:
     games, s = args
-    from ..search import Searcher
+    from ..search import QUICK_HASH_MB, Searcher
     openings = PLAYERS[s.game][0](s.openings)
-    searcher = Searcher(s.hash_mb)
+    searcher = Searcher(s.hash_mb or QUICK_HASH_MB)
     lines = []
     for g in games:
         lines.extend(f"{fen};{points:g};{score}" for fen, points, score in play_game(g, s, searcher, openings))
