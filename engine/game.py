@@ -10,6 +10,7 @@ A game is a package under ``engine/`` with
                  and perft compiled for them (``engine.kernel``)
 * ``evaluate``   the evaluation, with its parameter layout (``LAYOUT``) and how the tuner writes its blocks
 * ``warm``       ``warm(pos)``: the kernels the Python edge calls, loaded before a game (``engine.warmup``)
+* ``tuning``     what the evaluation tuner needs to know of it (engine.tune);  ``bench``  ``shuai bench``'s positions
 
 and names, in its ``constants``, the parts the shared front ends use for it (``SESSION``, ``REFEREE``, ``PGN``,
 ``OPENINGS``), so that play/, match/ and tune/ ask the game instead of testing its name.
@@ -77,6 +78,15 @@ class Game:
         """The game's evaluation module: ``evaluate``, ``evaluate_trace``, the parameter ``LAYOUT`` and how its
         board blocks are written (``TABLE_SIZE``, ``TABLE_ROW``, ``table_values``, ``PARAMS_HEADER``)."""
         return self._module("evaluate")
+
+    def tuning(self):
+        """What the evaluation tuner needs to know of the game (engine.tune): its start, regularisation, scale
+        and self-play settings (the game's ``tuning`` module)."""
+        return self._module("tuning")
+
+    def bench(self):
+        """The positions of ``shuai bench`` and their depth (the game's ``bench`` module: ``FENS``, ``DEPTH``)."""
+        return self._module("bench")
 
     def warm(self, pos) -> None:
         """Load (or compile) the game's kernels that the Python edge calls, beyond the search's."""

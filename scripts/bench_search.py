@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Search speed: nodes per second, ours beside Fairy-Stockfish's, on the 30 positions of `shuai bench`
-(engine/benchmark.py BENCH_FENS), the same fixed time per position, both over UCI, in the same run;
+(engine/xiangqi/bench.py FENS), the same fixed time per position, both over UCI, in the same run;
 then our `shuai bench` signature (fixed depth: total nodes, which identifies the search, and nps).
 
     .venv/bin/python scripts/bench_search.py [--movetime 2000] [--limit N] [--no-signature]
@@ -21,8 +21,8 @@ from _common import ROOT, start_engines
 
 
 def bench_fens() -> list[str]:
-    from engine.benchmark import BENCH_FENS
-    return list(BENCH_FENS)
+    from engine.xiangqi.bench import FENS
+    return list(FENS)
 
 
 def signature(cmd: list[str]) -> str:

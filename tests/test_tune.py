@@ -4,7 +4,8 @@ import runpy
 
 import numpy as np
 
-from engine.tune.fit import PLAIN_MATERIAL, build_dataset, fit, loss_of, params_of, plain_start
+from engine.xiangqi.tuning import PLAIN_MATERIAL
+from engine.tune.fit import build_dataset, fit, loss_of, params_of, plain_start
 from engine.tune.params import write_params
 from engine.tune.selfplay import MAX_QUIET_SCORE, Settings, generate, read_positions
 from engine.xiangqi import evaluate as E
@@ -122,8 +123,8 @@ def test_chess_rules_end_games_as_python_chess_does():
 def test_chess_openings_are_short_balanced_and_distinct():
     import chess
     from engine.game import CHESS
-    from engine.tune.selfplay import load_chess_openings
-    fens = load_chess_openings(CHESS.openings)
+    from engine.match.openings import load_openings
+    fens = [o.fen for o in load_openings(CHESS.openings, "chess")]
     assert len(fens) == 200 and len({" ".join(f.split()[:4]) for f in fens}) == 200
     for fen in fens:
         board = chess.Board(fen)
@@ -148,7 +149,8 @@ def test_chess_selfplay_positions_are_reproducible_and_quiet(tmp_path):
 
 def test_chess_fit_lowers_the_loss_and_writes_a_loadable_module(tmp_path):
     from engine.chess import evaluate as CE
-    from engine.tune.fit import PLAIN_MATERIAL_CHESS, params_vector
+    from engine.chess.tuning import PLAIN_MATERIAL as PLAIN_MATERIAL_CHESS
+    from engine.tune.fit import params_vector
     generate(str(tmp_path / "p.gz"), Settings(games=2, nodes=300, seed=3, game="chess"), workers=1)
     data = build_dataset(read_positions(str(tmp_path / "p.gz")), "chess")
     assert data.game == "chess" and data.size > 50 and len(data.vals) > 20 * data.size

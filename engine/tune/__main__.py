@@ -7,13 +7,16 @@ import time
 
 import click
 
-from .fit import L2_DEFAULTS
-from .selfplay import DEFAULTS, GAMES, Settings, generate
+from ..game import DEFAULT, GAMES, game_named
+from .selfplay import Settings, generate
 
-DATA = {"xiangqi": "tune/positions.txt.gz", "chess": "tune/chess-positions.txt.gz"}
-PARAMS_FILE = {"xiangqi": "engine/xiangqi/eval_params.py", "chess": "engine/chess/eval_params.py"}
-GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="xiangqi", show_default=True,
-                           help="Whose evaluation.")
+GAME_OPTION = click.option("--game", type=click.Choice([g.name for g in GAMES]), default=DEFAULT.name,
+                           show_default=True, help="Whose evaluation.")
+
+
+def defaults(setting: str) -> str:
+    """Every game's default of a ``Game.tuning()`` setting, for the help text."""
+    return ", ".join(f"{g.name} {getattr(g.tuning(), setting):g}" for g in GAMES)
 
 
 @click.group()
@@ -23,21 +26,20 @@ def main():
 
 @main.command()
 @GAME_OPTION
-@click.option("--out", default=None, help="Output file (gzip text).  [default: xiangqi tune/positions.txt.gz, "
-                                          "chess tune/chess-positions.txt.gz]")
+@click.option("--out", default=None, help="Output file (gzip text).  [default: the game's tuning.DATA]")
 @click.option("--games", type=click.IntRange(1, 10 ** 7), default=None,
-              help=f"[default: xiangqi {DEFAULTS['xiangqi'][0]}, chess {DEFAULTS['chess'][0]}]")
+              help=f"[default: {defaults('SELFPLAY_GAMES')}]")
 @click.option("--nodes", type=click.IntRange(100, 10 ** 9), default=None,
-              help=f"Nodes searched per move.  [default: xiangqi {DEFAULTS['xiangqi'][1]}, "
-                   f"chess {DEFAULTS['chess'][1]}]")
+              help=f"Nodes searched per move.  [default: {defaults('SELFPLAY_NODES')}]")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63), default=Settings.seed, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True)
 def data(game, out, games, nodes, seed, workers):
     """Self-play games at a fixed node count; their quiet positions, with the result and the search's score."""
     from pathlib import Path
-    out = out or DATA[game]
-    games = games or DEFAULTS[game][0]
-    nodes = nodes or DEFAULTS[game][1]
+    tuning = game_named(game).tuning()
+    out = out or tuning.DATA
+    games = games or tuning.SELFPLAY_GAMES
+    nodes = nodes or tuning.SELFPLAY_NODES
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
 
@@ -52,8 +54,7 @@ def data(game, out, games, nodes, seed, workers):
 @main.command()
 @GAME_OPTION
 @click.option("--data", "data_path", default=None,
-              help="Positions from 'data'.  [default: xiangqi tune/positions.txt.gz, chess "
-                   "tune/chess-positions.txt.gz]")
+              help="Positions from 'data'.  [default: the game's tuning.DATA]")
 @click.option("--out", default=None, help="Parameter module to write.  [default: engine/<game>/eval_params.py]")
 @click.option("--start", type=click.Choice(["plain", "current"]), default="plain", show_default=True,
               help="Start from material only (plain) or from the parameters in use.")
@@ -64,8 +65,7 @@ def data(game, out, games, nodes, seed, workers):
               help="Adam's step, centipawns.")
 @click.option("--l2", type=click.FloatRange(0), default=None,
               help="Ridge: loss added per (100 cp)^2 that a table entry strays from its table's mean, or any "
-                   f"other parameter from its start.  [default: xiangqi {L2_DEFAULTS['xiangqi']:g}, "
-                   f"chess {L2_DEFAULTS['chess']:g}]")
+                   f"other parameter from its start.  [default: {defaults('DEFAULT_L2')}]")
 @click.option("--scale/--no-scale", default=True, show_default=True,
               help="Put the fitted values on the search's scale (engine.tune.fit.search_scale).")
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use at most this many positions.")
@@ -80,14 +80,16 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
     import gzip
     import hashlib
     import itertools
-    from .fit import (PLAIN_NAME, SCALE_KINDS, build_dataset, evaluation, fit as run_fit, loss_of, occurrences,
+    from pathlib import Path
+    from .fit import (build_dataset, evaluation, fit as run_fit, loss_of, occurrences,
                       params_of, params_vector, plain_start, search_scale)
     from .params import write_params
     from .selfplay import read_positions
     E = evaluation(game)
-    l2 = L2_DEFAULTS[game] if l2 is None else l2
-    data_path = data_path or DATA[game]
-    out = out or PARAMS_FILE[game]
+    tuning = game_named(game).tuning()
+    l2 = tuning.DEFAULT_L2 if l2 is None else l2
+    data_path = data_path or tuning.DATA
+    out = out or str(Path(E.__file__).with_name("eval_params.py"))
     t0 = time.monotonic()
     rows = itertools.islice(read_positions(data_path), limit)
     data = build_dataset(rows, game)
@@ -114,14 +116,14 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
         "command": "python -m engine.tune fit " + " ".join(sys.argv[2:]),
         "data": f"{data_path} (sha256 of the text {digest}), {data.size} positions fitted, {held_out.size} held out, "
                 f"{skipped} left out (not linear)",
-        "start": (f"material only (engine.tune.fit.{PLAIN_NAME[game]})" if start == "plain"
+        "start": (f"material only ({tuning.__name__}.PLAIN_MATERIAL)" if start == "plain"
                   else "the previous parameters"),
         "target": f"{lam:g} x game result + {1 - lam:g} x sigmoid(search score), sigmoid k = {res.k:.4f}",
         "loss": f"{res.loss_start:.6f} at the start, {res.loss:.6f} after {res.iterations} Adam iterations "
                 f"(lr {lr:g}, l2 {l2:g})",
         "validation": check,
         "scale": (f"values multiplied by {factor:.4f} to match the search's PIECE_VALUE "
-                  f"({', '.join(SCALE_KINDS[game])}); "
+                  f"({', '.join(tuning.SCALE_KINDS)}); "
                   f"the sigmoid's k on that scale: {res.k / factor:.4f}") if scale else "as fitted",
         "date": datetime.date.today().isoformat(),
     }

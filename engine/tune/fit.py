@@ -28,33 +28,29 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..game import GAMES, game_named
-
-PLAIN_MATERIAL = {"king": 0, "advisor": 200, "elephant": 200, "horse": 400, "rook": 900, "cannon": 450, "pawn": 100}
-PLAIN_MATERIAL_CHESS = {"pawn": 100, "knight": 300, "bishop": 300, "rook": 500, "queen": 900, "king": 0}
-PLAIN = {"xiangqi": PLAIN_MATERIAL, "chess": PLAIN_MATERIAL_CHESS}
-PLAIN_NAME = {"xiangqi": "PLAIN_MATERIAL", "chess": "PLAIN_MATERIAL_CHESS"}
+from ..game import DEFAULT, GAMES, game_named
 
 
-def evaluation(game: str = "xiangqi"):
+
+def evaluation(game: str = DEFAULT.name):
     """The evaluation module of ``game`` (its LAYOUT, W, evaluate_trace, TABLE_SIZE ...)."""
     if game not in {g.name for g in GAMES}:
         raise ValueError(f"unknown game {game!r}")
     return game_named(game).evaluation()
 
 
-def table_size(game: str = "xiangqi") -> int:
+def table_size(game: str = DEFAULT.name) -> int:
     """The size of ``game``'s piece-square tables (xiangqi: half boards, chess: whole boards)."""
     return evaluation(game).TABLE_SIZE
 
 
-def plain_start(game: str = "xiangqi") -> np.ndarray:
+def plain_start(game: str = DEFAULT.name) -> np.ndarray:
     """Material only, the same on every square, every other term zero: the tuner's start, owing nothing to any
-    engine's tables (textbook piece values)."""
+    engine's tables (the game's ``tuning.PLAIN_MATERIAL``, textbook piece values)."""
     ev = evaluation(game)
     size = table_size(game)
     w = np.zeros(ev.N_PARAMS, np.float64)
-    for kind, value in PLAIN[game].items():
+    for kind, value in game_named(game).tuning().PLAIN_MATERIAL.items():
         for phase in ("mg", "eg"):
             at = ev.OFFSET[f"{kind}_{phase}"]
             w[at:at + size] = value
@@ -70,7 +66,7 @@ class Dataset:
     result: np.ndarray          # 1, 0.5, 0 for Red (White)
     score: np.ndarray           # the search's score, centipawns, Red's (White's) view
     skipped: int = 0            # positions left out (not linear in W)
-    game: str = "xiangqi"
+    game: str = DEFAULT.name
 
     @property
     def size(self) -> int:
@@ -87,7 +83,7 @@ class Dataset:
         return head, tail
 
 
-def build_dataset(rows, game: str = "xiangqi") -> Dataset:
+def build_dataset(rows, game: str = DEFAULT.name) -> Dataset:
     """``rows``: (FEN, result for Red, score for Red), as ``selfplay.read_positions`` yields them."""
     ev = evaluation(game)
     Position = game_named(game).Position
@@ -180,12 +176,9 @@ def loss_of(data: Dataset, w: np.ndarray, k: float, lam: float) -> float:
 
 
 L2_UNIT = 100.0 ** 2                # ``l2`` is the loss added per (100 cp)^2 of deviation
-DEFAULT_L2 = 1e-5                   # chosen by the validation loss (README)
-DEFAULT_L2_CHESS = 1e-4             # the same for chess, on a third as many positions (README)
-L2_DEFAULTS = {"xiangqi": DEFAULT_L2, "chess": DEFAULT_L2_CHESS}
 
 
-def table_groups(used: np.ndarray, game: str = "xiangqi") -> list[np.ndarray]:
+def table_groups(used: np.ndarray, game: str = DEFAULT.name) -> list[np.ndarray]:
     """The used entries of every piece-square table (the half-board blocks; chess: the 64-square blocks), one
     index array per table: the groups that ridge regularisation pulls towards their own mean."""
     ev = evaluation(game)
@@ -201,7 +194,7 @@ def table_groups(used: np.ndarray, game: str = "xiangqi") -> list[np.ndarray]:
 
 
 def ridge(w: np.ndarray, w0: np.ndarray, used: np.ndarray, l2: float, groups=None,
-          game: str = "xiangqi") -> tuple[float, np.ndarray]:
+          game: str = DEFAULT.name) -> tuple[float, np.ndarray]:
     """(penalty, gradient) of the ridge term: the used entries of each table against the table's mean, every
     other used parameter against its start value ``w0``; ``groups``: ``table_groups(used)``, if already known."""
     dev = np.where(used, w - w0, 0.0)
@@ -250,11 +243,6 @@ def fit(data: Dataset, w0: np.ndarray, lam: float = 0.5, iterations: int = 2000,
     return FitResult(w, k, history[0], history[-1], iterations, time.monotonic() - t0, history)
 
 
-SEARCH_SCALE_KINDS = ("rook", "horse", "cannon")       # the pieces whose values set the evaluation's scale
-SEARCH_SCALE_KINDS_CHESS = ("knight", "bishop", "rook", "queen")
-SCALE_KINDS = {"xiangqi": SEARCH_SCALE_KINDS, "chess": SEARCH_SCALE_KINDS_CHESS}
-
-
 def occurrences(data: Dataset) -> np.ndarray:
     """How much each parameter counts over the positions (the sum of its coefficients' magnitudes)."""
     weight = np.zeros(evaluation(data.game).N_PARAMS)
@@ -262,7 +250,7 @@ def occurrences(data: Dataset) -> np.ndarray:
     return weight
 
 
-def search_scale(w: np.ndarray, weight: np.ndarray, game: str = "xiangqi") -> float:
+def search_scale(w: np.ndarray, weight: np.ndarray, game: str = DEFAULT.name) -> float:
     """The factor that puts ``w`` on the search's scale.  The fit fixes the evaluation only up to the sigmoid's
     scale (``k * w`` is what it sees), while the search's margins and exchange values are in ``PIECE_VALUE``
     units: this is the least-squares factor from the fitted middle-game values of rooks, horses and cannons
@@ -271,7 +259,7 @@ def search_scale(w: np.ndarray, weight: np.ndarray, game: str = "xiangqi") -> fl
     ev = evaluation(game)
     size = table_size(game)
     fitted, nominal = [], []
-    for kind in SCALE_KINDS[game]:
+    for kind in game_named(game).tuning().SCALE_KINDS:
         at = ev.OFFSET[f"{kind}_mg"]
         block, seen = w[at:at + size], weight[at:at + size]
         fitted.append(float(block @ seen / seen.sum()) if seen.sum() else float(block.mean()))
@@ -280,13 +268,13 @@ def search_scale(w: np.ndarray, weight: np.ndarray, game: str = "xiangqi") -> fl
     return float(fitted @ nominal / (fitted @ fitted))
 
 
-def params_of(w: np.ndarray, game: str = "xiangqi") -> dict:
+def params_of(w: np.ndarray, game: str = DEFAULT.name) -> dict:
     """The parameter vector as named blocks (rounded to integers), for ``params.write_params``."""
     ev = evaluation(game)
     return {name: [int(round(x)) for x in w[ev.OFFSET[name]:ev.OFFSET[name] + size]] for name, size in ev.LAYOUT}
 
 
-def params_vector(path, game: str = "xiangqi") -> np.ndarray:
+def params_vector(path, game: str = DEFAULT.name) -> np.ndarray:
     """The parameter vector of a parameter module (as ``params.write_params`` writes them), e.g. to measure the
     loss of other values than those in use."""
     import runpy

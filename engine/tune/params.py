@@ -12,10 +12,10 @@ from __future__ import annotations
 import pprint
 from pathlib import Path
 
-from ..game import game_named
+from ..game import DEFAULT, game_named
 
 
-def format_params(params: dict, provenance: dict, game: str = "xiangqi") -> str:
+def format_params(params: dict, provenance: dict, game: str = DEFAULT.name) -> str:
     """The text of a parameter module; board-shaped blocks are given in file order (top rank first)."""
     ev = game_named(game).evaluation()
     size, width = ev.TABLE_SIZE, ev.TABLE_ROW
@@ -39,7 +39,7 @@ def format_params(params: dict, provenance: dict, game: str = "xiangqi") -> str:
     return "\n".join(out) + "\n"
 
 
-def write_params(path, params: dict, provenance: dict, game: str = "xiangqi") -> None:
+def write_params(path, params: dict, provenance: dict, game: str = DEFAULT.name) -> None:
     """Write a parameter module; ``params`` maps block names to values (board-shaped blocks indexed bottom rank
     first, as the evaluation holds them)."""
     ev = game_named(game).evaluation()

@@ -23,62 +23,52 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterator
 
-from ..game import game_named
+from ..game import DEFAULT, GAMES, game_named
 
 MAX_PLIES = 400                 # a game this long is adjudicated a draw
 MAX_QUIET_SCORE = 1500          # beyond this the position is decided; it teaches the evaluation little
 RESULT_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-
-
 @dataclass
 class Settings:
-    games: int = 9500           # about 1.05 million positions, 47 min on 2 cores
-    nodes: int = 3000           # per move
+    games: int = None           # None: the game's (``Game.tuning()``: SELFPLAY_GAMES)
+    nodes: int = None           # per move; None: the game's (SELFPLAY_NODES)
     seed: int = 1
     random_plies: tuple[int, int] = None        # drawn uniformly, inclusive; None: the game's (RANDOM_PLIES)
     openings: str = None                        # None: the game's book (Game.openings)
     hash_mb: int = None                         # None: the quick searches' (search.QUICK_HASH_MB)
-    game: str = "xiangqi"
+    game: str = DEFAULT.name
 
     def __post_init__(self):
-        if self.game not in GAMES:
+        if self.game not in [g.name for g in GAMES]:
             raise ValueError(f"unknown game {self.game!r}")
-        if self.random_plies is None:
-            self.random_plies = RANDOM_PLIES[self.game]
-        if self.openings is None:
-            self.openings = game_named(self.game).openings
-
-
-RANDOM_PLIES = {"xiangqi": (2, 8), "chess": (1, 6)}
-# The command line's defaults by game (games, nodes a move): xiangqi's as Settings; chess's 350,215 positions
-# (about 88 a game) in 23 minutes on 2 shared cores.
-DEFAULTS = {"xiangqi": (Settings.games, Settings.nodes), "chess": (4000, 3000)}
+        tuning = game_named(self.game).tuning()
+        self.games = self.games or tuning.SELFPLAY_GAMES
+        self.nodes = self.nodes or tuning.SELFPLAY_NODES
+        self.random_plies = self.random_plies or tuning.RANDOM_PLIES
+        self.openings = self.openings or game_named(self.game).openings
 
 
 def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, float, int]]:
-    """Game ``g``'s quiet positions: (FEN, result for the first player, score for the first player)."""
-    yield from PLAYERS[s.game][1](g, s, searcher, openings)
-
-
-def _play_xiangqi_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, float, int]]:
-    """Game ``g``'s quiet positions, xiangqi: (FEN, result for Red, score for Red)."""
-    from ..move import move_to
-    from ..xiangqi.position import Position
-    from ..xiangqi.rules import game_result
-
+    """Game ``g``'s quiet positions: (FEN, result for the first player, score for the first player).  The game
+    starts from opening g mod their number and random plies (only those the static exchange does not judge
+    losing, where the game's ``tuning.SAFE_RANDOM_PLIES`` says so and there are any)."""
+    game = game_named(s.game)
+    kernels = game.kernels()
     rng = random.Random(f"{s.seed}:{g}")
     opening = openings[g % len(openings)]
-    pos = Position(opening.fen)
+    pos = game.position(opening.fen)
     for m in opening.moves:
         pos.push(m)
     for _ in range(rng.randint(*s.random_plies)):
         moves = pos.legal_moves()
-        if not moves or game_result(pos):
+        if not moves or game.game_result(pos):
             break
+        if game.tuning().SAFE_RANDOM_PLIES:
+            moves = [m for m in moves if kernels.see_ge(pos.board, pos.st, m, 0)] or moves
         pos.push(moves[rng.randrange(len(moves))])
-    yield from _play_out(pos, s, searcher, game_result, lambda board, move: board[move_to(move)] != 0)
+    yield from _play_out(pos, s, searcher, game.game_result, kernels.is_capture)
 
 
 def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[tuple[str, float, int]]:
@@ -111,55 +101,11 @@ def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[t
         yield fen, points, score
 
 
-def _play_chess_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, float, int]]:
-    """Game ``g``'s quiet positions, chess: (FEN, result for White, score for White)."""
-    from ..chess.kernels import is_capture
-    from ..chess.position import Position
-    from ..chess.rules import game_result
-    from ..chess.see import see_ge
-
-    rng = random.Random(f"{s.seed}:{g}")
-    pos = Position(openings[g % len(openings)])
-    for _ in range(rng.randint(*s.random_plies)):
-        if game_result(pos):
-            break
-        moves = pos.legal_moves()
-        safe = [m for m in moves if see_ge(pos.board, pos.st, m, 0)]
-        moves = safe or moves
-        pos.push(moves[rng.randrange(len(moves))])
-    yield from _play_out(pos, s, searcher, game_result, is_capture)
-
-
-def load_chess_openings(path: str) -> list[str]:
-    """The FENs of a chess openings file: one a line (EPD's four fields are enough), ``#`` comments."""
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            words = line.split(";", 1)[0].split()
-            if not words or words[0].startswith("#"):
-                continue
-            fields = words[:6] if len(words) >= 6 and words[4].isdigit() else words[:4] + ["0", "1"]
-            out.append(" ".join(fields))
-    if not out:
-        raise ValueError(f"{path}: no openings")
-    return out
-
-
-def _load_xiangqi_openings(path: str):
-    from ..match.openings import load_openings
-    return load_openings(path)
-
-
-# How each game's self-play reads its openings and plays a game: the random plies differ (chess draws only moves
-# the static exchange does not judge losing), and the games' opening files differ (xiangqi's carry moves).
-PLAYERS = {"xiangqi": (_load_xiangqi_openings, _play_xiangqi_game), "chess": (load_chess_openings, _play_chess_game)}
-GAMES = tuple(PLAYERS)
-
-
 def _worker(args) -> list[str]:
     games, s = args
+    from ..match.openings import load_openings
     from ..search import QUICK_HASH_MB, Searcher
-    openings = PLAYERS[s.game][0](s.openings)
+    openings = load_openings(s.openings, s.game)
     searcher = Searcher(s.hash_mb or QUICK_HASH_MB)
     lines = []
     for g in games:

@@ -1,0 +1,36 @@
+"""Xiangqi's ``shuai bench`` (engine.benchmark reads it through ``Game.bench()``): openings, middle games with
+tactics, and endings, Red and Black to move, searched to ``DEPTH``; their total node count is the signature."""
+
+DEPTH = 8
+FENS = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "rnbakabnr/9/c6c1/p1p1p1p1p/9/9/P1P1P1P1P/3C1C3/9/RNBAKABNR b - - 3 2",
+    "rnbaka1nr/9/1c5cb/p1p1p1p1p/9/9/P1P1P1P1P/N6C1/1C7/R1BAKABNR b - - 3 2",
+    "rnbak1bnr/4a4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/6CC1/4A4/RNBAK1BNR b - - 3 2",
+    "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 5",
+    "r1bakab1r/9/1cn2c1n1/p1p1p1p1p/9/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R w - - 4 4",
+    "2bakab2/9/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/2N1C1N2/4A4/2BAK1B2 w - - 0 12",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+    "3k1abr1/4a4/2cNb4/p5p1p/4C4/2Pc2P2/P4R2P/3C5/9/2BAKAB2 w - - 0 1",
+    "2b1ka3/4a4/4b4/p7p/4P4/5NR2/P7P/4B4/1R1K5/2r1r4 b - - 0 1",
+    "1Cna2b2/2C2k3/4b3n/3R5/2p3p2/p3p2r1/2P4c1/N3B4/4A4/2B1KA3 w - - 0 1",
+    "4kab2/3raP1c1/4b4/2RN1n3/p8/4C1p2/8P/4B4/4A4/4KAB2 w - - 0 1",
+    "5a3/3Ra4/4k4/1rp5p/2b1N1b2/P5B2/4P3P/3C5/9/2BAKA3 w - - 0 1",
+    "2bak1b2/3RaR3/nrN3n2/p1p1p1p1p/4c4/6P2/P7P/2r1C4/4A4/2BA1KB2 w - - 0 1",
+    "R2ak4/4aP3/6R1b/8p/2r3p2/9/6P1P/3CB3B/4A4/3AK2c1 w - - 0 1",
+    "2bakab2/9/4c1n2/p3p3p/2p3p2/9/P1P1P1P1P/4C4/9/1NBAKAB2 b - - 0 15",
+    "3akab2/9/4b4/p3p1p1p/9/2P6/P3P1P1P/4B4/4A4/3AK1B2 w - - 0 30",
+    "4k4/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1",
+    "3k5/9/9/9/9/9/9/9/9/4K1R2 w - - 0 1",
+    "4kab2/4a4/4b4/9/9/9/9/4B4/4A4/3AKN3 w - - 0 1",
+    "3aka3/9/4b4/9/2b6/9/9/9/3C5/4K4 w - - 0 1",
+    "4k4/4a4/9/9/9/4P4/9/9/9/3K5 w - - 0 1",
+    "3k5/4a4/9/9/9/9/9/9/3r5/3AK1R2 b - - 0 1",
+    "2ba1k3/4a4/4b4/6N2/9/9/9/4B4/4A4/3AK4 w - - 0 1",
+    "r3kab2/4a4/4b4/p3p3p/9/9/P3P3P/4B4/4A4/R3KAB2 w - - 0 20",
+    "2baka3/9/4b1n2/p3p3p/2p6/6P2/P3P3P/4B1N2/4A4/2BAK4 b - - 0 25",
+    "4k4/9/4b4/9/9/9/9/9/4A4/2C1K1N2 w - - 0 1",
+]
