@@ -9,7 +9,7 @@ import sys
 import click
 
 from .game import DEFAULT, GAMES, game_named, game_of_fen
-from .protocol.core import HASH
+from .protocol.core import HASH, OPTIONS
 
 GAME_NAMES = [g.name for g in GAMES]
 
@@ -30,7 +30,7 @@ class EngineGroup(click.Group):
 @click.group(cls=EngineGroup, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="shuai")
-@click.option("--variant", type=click.Choice(["chess", "xiangqi"]), default="chess", show_default=True,
+@click.option("--variant", type=click.Choice(GAME_NAMES), default=OPTIONS["variant"].default, show_default=True,
               help="The game UCI's 'startpos' means until UCI_Variant says otherwise (UCCI is always xiangqi; "
                    "a FEN names its own game).")
 @click.pass_context

@@ -30,7 +30,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..game import game_named
+from ..game import DEFAULT, game_named
 from ..protocol.core import MAX_SECONDS     # the longest time anything may take (deadlines stay in range)
 from ..xiangqi.constants import START_FEN
 
@@ -384,7 +384,7 @@ class Engine:
     proto = "?"
 
     def __init__(self, spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: float = 30.0,
-                 probe_timeout: float = 5.0, game: str = "xiangqi"):
+                 probe_timeout: float = 5.0, game: str = DEFAULT.name):
         self.spec = spec
         self.game = game_named(game)                    # engine.game.Game: what is played
         self.log = log
@@ -838,7 +838,7 @@ ADAPTERS = {"ucci": UcciEngine, "uci": UciEngine, "xboard": XboardEngine}
 
 
 def start_engine(spec: EngineSpec, log: EngineLog = _NO_LOG, handshake_timeout: float = 30.0,
-                 probe_timeout: float = 5.0, game: str = "xiangqi") -> Engine:
+                 probe_timeout: float = 5.0, game: str = DEFAULT.name) -> Engine:
     """Start an engine for ``game`` ("xiangqi" or "chess") and complete its handshake.  With proto=auto, try
     UCCI (xiangqi only), UCI and xboard in turn (each in a fresh process) and remember the first that answers in
     ``spec.detected``."""

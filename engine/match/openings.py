@@ -27,7 +27,7 @@ class Opening:
         return self.fen + (" moves " + " ".join(self.moves) if self.moves else "")
 
 
-def parse_opening(line: str, game: str = "xiangqi") -> Opening:
+def parse_opening(line: str, game: str = DEFAULT.name) -> Opening:
     """One line of an openings file, for ``game`` (ValueError if it is bad or a position of another game)."""
     text = line.split(";", 1)[0].strip()
     head, _, tail = text.partition(" moves ")
@@ -83,7 +83,7 @@ def load_openings(path: str, game: str | None = None) -> list[Opening]:
     return out
 
 
-def path_from_start(fen: str, max_plies: int = 8, game: str = "xiangqi") -> list[str] | None:
+def path_from_start(fen: str, max_plies: int = 8, game: str = DEFAULT.name) -> list[str] | None:
     """Moves from the initial position to ``fen`` (same pieces on the same squares, same side to move), or None:
     the game's referee's ``path_from_start``."""
     return game_named(game).Referee.path_from_start(fen, max_plies)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..game import game_named
+from ..game import DEFAULT, game_named
 from .engines import RESIGN, Clocks, Engine, EngineError, EngineHung, GameSetup, TimeControl
 from .openings import Opening, find_path
 
@@ -27,7 +27,7 @@ class GameOptions:
     margin_fraction: float = 0.10     # … plus this fraction of the nominal time per move
     hang_timeout: float = 2.0         # after the deadline and a stop request, wait this long for any move
     max_plies: int = 0                # 0 = no limit; else a draw ("max plies") after this many plies
-    game: str = "xiangqi"             # or "chess"
+    game: str = DEFAULT.name          # a Game name
 
 
 @dataclass

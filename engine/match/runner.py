@@ -36,7 +36,7 @@ class MatchConfig:
     handshake_timeout: float = 30.0
     log_path: str | None = None
     event: str = "shuai match"
-    game: str = "xiangqi"                   # or "chess"
+    game: str = DEFAULT.name                # a Game name
     resume: tuple[int, int, int] | None = None  # an earlier run of the same two engines: wins, draws, losses of
                                                 # the first; counted in the score and the SPRT, and the schedule
                                                 # goes on after its games (the next openings)
