@@ -8,6 +8,9 @@ A game is a package under ``engine/`` with
 * ``rules``      ``game_result(pos)``: the referee for matches and terminal play
 * ``kernels``    the numba kernels the shared search needs (``alphabeta.GAME_INTERFACE``), and the search
                  and perft compiled for them (``engine.kernel``)
+* ``tables``     the game's parts of the endgame tables (``engine.egtb``): material names, file suffix and
+                 magic, ``Tablebases``, the sets ``shuai tb build`` knows, whether a table may be built in
+                 slices; ``tables.generate`` its generator
 
 Everything is imported on first use: describing a game loads no compiled code, and a process that plays one
 game never loads (or compiles) another's kernels.
@@ -50,6 +53,18 @@ class Game:
     def game_result(self, pos):
         """(result, reason) if the game is over in ``pos`` (see the game's ``rules``), else None."""
         return self._module("rules").game_result(pos)
+
+    def tables(self):
+        """The game's endgame-table parts (``engine.<game>.tables``)."""
+        return self._module("tables")
+
+    def table_generator(self):
+        """The game's table generator (``engine.<game>.tables.generate``: ``generate_table`` ...)."""
+        return self._module("tables.generate")
+
+    def tablebases(self, directory, **options):
+        """The game's tables in ``directory`` (``engine.egtb.probe.Tablebases``: ``memory_mb``, ``errors``)."""
+        return self.tables().Tablebases(directory, **options)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r})"

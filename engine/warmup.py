@@ -23,7 +23,4 @@ def warm_all(game=None):
         gives_check(pos.board, pos.st, pos.legal_moves()[0])
         is_attacked(pos.board, 4, 1)
         has_legal_move(pos.board, pos.st, move_buffer())
-        warm_tables()
-    else:
-        from .egtb import warm_chess
-        warm_chess()
+    warm_tables(game)

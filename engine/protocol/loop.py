@@ -171,7 +171,7 @@ class Loader:
             finished.wait(600)
             searcher.wait()
             searcher.new_game()
-            from ..egtb.probe import open_tables
+            from ..egtb.tableset import open_tables
             self.modules = SimpleNamespace(position_class=self.position_class, Limits=Limits,
                                            SearchResult=SearchResult, run_perft=run_perft, searcher=searcher,
                                            open_tables=open_tables)
