@@ -14,8 +14,8 @@ Interface used by the protocol loop and the command line (times are seconds ever
 The position's game (``pos.game``) supplies the compiled search (``engine.kernel``): the same driver runs
 every game.
 
-Endgame tables (``searcher.set_tablebases(TableSet(...), probe_depth)``, see ``engine.egtb.tableset``; the
-tables of the position's game, ``pos.game``, are searched with): a root position the tables know is
+Endgame tables (``searcher.set_tablebases(TableSet(...), probe_depth)``, see ``engine.egtb.tableset``): a
+search uses the tables of its position's game (``for_game(pos.game)``).  A root position the tables know is
 not searched -- the move is the tables' (fastest mate when winning, slowest when losing) and the PV follows
 them to the mate; a drawn root is searched among the moves that keep the draw.  Inside the search, positions
 entered by a capture are probed (see ``alphabeta``); ``probe_depth`` ("egtbply") is how many plies must be
