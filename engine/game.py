@@ -11,6 +11,9 @@ A game is a package under ``engine/`` with
 * ``evaluate``   the evaluation, with its parameter layout (``LAYOUT``) and how the tuner writes its blocks
 * ``warm``       ``warm(pos)``: the kernels the Python edge calls, loaded before a game (``engine.warmup``)
 * ``tuning``     what the evaluation tuner needs to know of it (engine.tune);  ``bench``  ``shuai bench``'s positions
+* ``tables``     the game's parts of the endgame tables (``engine.egtb``): material names, file suffix and
+                 magic, ``Tablebases``, the sets ``shuai tb build`` knows, whether a table may be built in
+                 slices; ``tables.generate`` its generator
 
 and names, in its ``constants``, the parts the shared front ends use for it (``SESSION``, ``REFEREE``, ``PGN``,
 ``OPENINGS``), so that play/, match/ and tune/ ask the game instead of testing its name.
@@ -110,6 +113,18 @@ class Game:
     def pgn(self):
         """The match's PGN module: ``format_record(tags, fen, moves, comment, result)``."""
         return _load(self._parts["pgn"])
+
+    def tables(self):
+        """The game's endgame-table parts (``engine.<game>.tables``)."""
+        return self._module("tables")
+
+    def table_generator(self):
+        """The game's table generator (``engine.<game>.tables.generate``: ``generate_table`` ...)."""
+        return self._module("tables.generate")
+
+    def tablebases(self, directory, **options):
+        """The game's tables in ``directory`` (``engine.egtb.probe.Tablebases``: ``memory_mb``, ``errors``)."""
+        return self.tables().Tablebases(directory, **options)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r})"

@@ -17,7 +17,8 @@ the protocol relies on it.
 The position's game (``pos.game``) supplies the compiled search (``engine.kernel``): the same driver runs
 every game.
 
-Endgame tables (``searcher.set_tablebases(Tablebases(...), probe_depth)``): a root position the tables know is
+Endgame tables (``searcher.set_tablebases(TableSet(...), probe_depth)``, see ``engine.egtb.tableset``): a
+search uses the tables of its position's game (``for_game(pos.game)``).  A root position the tables know is
 not searched -- the move is the tables' (fastest mate when winning, slowest when losing) and the PV follows
 them to the mate; a drawn root is searched among the moves that keep the draw.  Inside the search, positions
 entered by a capture are probed (see ``alphabeta``); ``probe_depth`` ("egtbply") is how many plies must be
@@ -95,9 +96,9 @@ ASPIRATION_WINDOW = 40      # this wide on each side, doubled at each fail
 class Searcher:
     def __init__(self, hash_mb: int):
         from . import tt
-        from .egtb.probe import no_tablebases
-        self.tablebases = no_tablebases()
-        self._no_tables = self._tables = self.tablebases      # the tables of the game searched now
+        from .egtb.tableset import TableSet
+        self.tablebases = TableSet()                          # no tables
+        self._tables = None                                   # the tables of the game searched now
         self.tb_depth = DEFAULT_PROBE_DEPTH
         self.tt = tt.new_table(hash_mb)
         self.game = None                    # the game of the work arrays (set by the first search)
@@ -121,10 +122,10 @@ class Searcher:
         self.tt = tt.new_table(mb)
 
     def set_tablebases(self, tables=None, probe_depth: int = None) -> None:
-        """Search with these tables (an ``egtb.probe.Tablebases``; None: none); ``probe_depth``: egtbply."""
-        from .egtb.probe import no_tablebases
+        """Search with these tables (an ``egtb.tableset.TableSet``; None: none); ``probe_depth``: egtbply."""
+        from .egtb.tableset import TableSet
         self.wait()
-        self.tablebases = tables if tables is not None else no_tablebases()
+        self.tablebases = tables if tables is not None else TableSet()
         if probe_depth is not None:
             self.tb_depth = int(probe_depth)
 
@@ -240,7 +241,7 @@ class Searcher:
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
         kernels = pos.game.kernels().search
         move_name = pos.game.move_name
-        self._tables = self.tablebases.for_game(pos.game.name) or self._no_tables
+        self._tables = self.tablebases.for_game(pos.game)
         legal = pos.legal_moves()
         allowed = [m for m in legal if move_name(m) not in banned] or legal
         if not allowed:
@@ -340,8 +341,7 @@ class Searcher:
         best_rank, best, after = ranked[0]
         if after.kind == "draw":
             return [m for rank, m, res in ranked if res.kind == "draw"]
-        from .egtb.probe import tb_score
-        score = -int(tb_score(after.code, 1))
+        score = -after.score(1)
         line = self._table_line(pos, [best])
         self.ctrl[ab.C_TB_HITS] = 1 + len(line)
         self.ctrl[ab.C_SELDEPTH] = len(line)

@@ -3,8 +3,9 @@ on-disk cache (``make setup``) or loads them from it (engine start-up)."""
 
 
 def warm_all(game=None):
-    """Load (or compile) ``game``'s kernels (default: xiangqi) and the tables' probe code: the search's here, the
-    rest by the game's own ``warm``."""
+    """Load (or compile) ``game``'s kernels (default: the default game's) and the tables' probe code: the search's
+    and the tables' here, the rest by the game's own ``warm``."""
+    from .egtb import warm as warm_tables
     from .game import DEFAULT
     from .perft import perft_count
     from .search import search_once
@@ -15,3 +16,4 @@ def warm_all(game=None):
     kernels.evaluate(pos.board, pos.st)
     search_once(pos, depth=3)
     game.warm(pos)
+    warm_tables(game)

@@ -30,9 +30,14 @@ import numpy as np
 import engine  # noqa: F401  (configures numba's cache directory)
 from engine.egtb.build import Builder
 from engine.egtb.codes import DIST0, RULE_BASE
-from engine.egtb.index import MAX_SLOTS, decode, parse_material
-from engine.egtb.probe import Tablebases, tb_probe, code_plies
+from engine.egtb.material import MAX_SLOTS
+from engine.egtb.probe import code_plies
 from engine.egtb.store import TableFile, table_path
+from engine.egtb.tableset import TableSet
+from engine.game import XIANGQI
+from engine.xiangqi.tables import MAGIC, SUFFIX, Tablebases
+from engine.xiangqi.tables.index import decode, parse_material
+from engine.xiangqi.tables.probe import tb_probe
 from engine.xiangqi.position import board_fen, Position
 
 DEFAULT_TABLES = ["KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KRvKAA", "KRvKB", "KRvKAB", "KNvKA", "KNvKB",
@@ -46,7 +51,7 @@ def sample_positions(directory, names, rng, want, predicate):
     per_table = []
     for name in names:
         m = parse_material(name)
-        with TableFile(table_path(directory, name)) as f:
+        with TableFile(table_path(directory, name, SUFFIX), MAGIC) as f:
             codes = f.read_all()
         spec = m.spec()
         psq = np.zeros(MAX_SLOTS, np.int64)
@@ -235,7 +240,7 @@ def bench_search(directory, names, count, movetime):
     wins = sample_positions(directory, big, rng, count,
                             lambda c: DIST0 <= c < RULE_BASE and (c - DIST0) % 2 == 1 and 13 <= c - DIST0 <= 41)
     with_tables = Searcher(64)
-    with_tables.set_tablebases(Tablebases(directory))
+    with_tables.set_tablebases(TableSet(directory))
     plain = Searcher(64)
     found = exact = table_exact = 0
     plain_time = table_time = 0.0
@@ -277,7 +282,7 @@ def main():
         tmp = tempfile.TemporaryDirectory()
         directory = tmp.name
     print(f"tables in {directory}")
-    records = Builder(directory).build(args.tables)
+    records = Builder(XIANGQI, directory).build(args.tables)
     print(f"{'table':<10} {'entries':>10} {'build s':>8} {'cpu s':>7} {'bytes':>9} {'bits/entry':>10} "
           f"{'longest':>7}")
     for r in records:

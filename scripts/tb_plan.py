@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.egtb.index import parse_material  # noqa: E402
+from engine.xiangqi.tables.index import parse_material  # noqa: E402
 
 ATTACKERS = "RNCP"
 SETS = [

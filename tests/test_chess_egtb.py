@@ -8,15 +8,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from engine.egtb.build import plan
-from engine.egtb.chess_build import CHESS_DEFAULT_SET, ChessBuilder
-from engine.egtb.chess_generate import generate_chess_table
-from engine.egtb.chess_index import (FLIP, MAX_SLOTS, TRANSFORM, ChessMaterial, ChessMaterialError, decode,
-                                     encode_board, parse_chess_material)
-from engine.egtb.chess_probe import MAGIC, SUFFIX, ChessTablebases
+from engine.chess.tables import DEFAULT_SET as CHESS_DEFAULT_SET, MAGIC, SUFFIX, Tablebases as ChessTablebases
+from engine.chess.tables.generate import generate_table as generate_chess_table
+from engine.chess.tables.index import (FLIP, TRANSFORM, Material as ChessMaterial, decode, encode_board,
+                                       parse_material as parse_chess_material)
+from engine.egtb.build import Builder, plan
 from engine.egtb.codes import DIST0, DRAW, ILLEGAL
-from engine.egtb.probe import Tablebases
+from engine.egtb.material import MAX_SLOTS, MaterialError as ChessMaterialError
 from engine.egtb.store import TableFile, table_path
+from engine.egtb.tableset import TableSet
+from engine.game import CHESS, XIANGQI
 
 pytestmark = pytest.mark.filterwarnings("ignore:Code running in object mode")
 
@@ -147,7 +148,7 @@ def file_values(directory):
 @pytest.fixture(scope="module")
 def tbdir(tmp_path_factory):
     d = tmp_path_factory.mktemp("chess_tables")
-    ChessBuilder(d).build(BUILT)
+    Builder(CHESS, d).build(BUILT)
     return d
 
 
@@ -236,7 +237,7 @@ def test_retrograde_equations_hold(values, name, count):
 def test_illegal_entries_are_illegal_or_other_images(tbdir):
     """Entries the generator marks don't-care: overlapping pieces, the side not to move in check, or the
     second image of a position whose kings both stand on the diagonal (never looked up)."""
-    b = ChessBuilder(tbdir)
+    b = Builder(CHESS, tbdir)
     for name in ("KQvK", "KPvK"):
         m = parse_chess_material(name)
         vals = generate_chess_table(m, b.load)[0]
@@ -329,18 +330,18 @@ def test_castling_rights_are_unknown_and_other_material_too(tbdir):
 
 
 def test_xiangqi_tables_open_the_chess_ones_for_chess(tbdir):
-    """The engine's one ``Tablebases`` object (xiangqi's) answers chess positions through ``for_game``."""
+    """The engine's one ``TableSet`` answers chess positions through ``for_game``."""
     from engine.chess.position import Position
-    tbs = Tablebases(tbdir)
-    assert tbs.names == [] and tbs.for_game("xiangqi") is tbs
-    chess_tbs = tbs.for_game("chess")
-    assert set(chess_tbs.names) == set(BUILT) and tbs.for_game("chess") is chess_tbs
+    tbs = TableSet(tbdir)
+    assert tbs.for_game(XIANGQI).names == [] and tbs.for_game(XIANGQI) is tbs.for_game(XIANGQI)
+    chess_tbs = tbs.for_game(CHESS)
+    assert set(chess_tbs.names) == set(BUILT) and tbs.for_game(CHESS) is chess_tbs
     assert str(tbs.probe(Position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))) == "win 27"
     assert str(tbs.probe("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")) == "win 27"
 
 
 def test_the_kernel_probe_agrees_with_python(tbdir, values):
-    from engine.egtb.chess_probe import chess_tb_probe
+    from engine.chess.tables.probe import tb_probe as chess_tb_probe
     tbs = ChessTablebases(tbdir, memory_mb=1)
     for name in ("KQvK", "KPvK", "KBNvK"):
         m = parse_chess_material(name)
@@ -379,9 +380,9 @@ def test_the_default_set_covers_the_named_endings():
 def chess_searcher(directory, probe_depth=1):
     from engine.search import Searcher
     searcher = Searcher(16)
-    tbs = Tablebases(directory)
-    searcher.set_tablebases(tbs, probe_depth)
-    return searcher, tbs
+    tables = TableSet(directory)
+    searcher.set_tablebases(tables, probe_depth)
+    return searcher, tables.for_game(CHESS)
 
 
 def test_a_chess_root_in_the_tables_is_played_from_them(tbdir):

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.egtb.build import Builder
-from engine.egtb.chess_build import ChessBuilder
+from engine.game import CHESS, XIANGQI
 from engine.egtb.cli import tb
 from engine.match.cli import match
 from engine.match.openings import load_openings
@@ -43,8 +43,8 @@ def test_tables_built_on_ray_are_byte_identical_to_a_local_build(ray_cluster, tm
     """xiangqi and chess tables with their dependency graph (KCPvKA needs KCPvK, KCvKA, KPvKA ... and the
     defenders' KAvK): the same files, byte for byte; present tables are kept, --force rebuilds."""
     local, remote = tmp_path / "local", tmp_path / "ray"
-    Builder(local).build(["KCPvKA", "KRvKB"])
-    ChessBuilder(local).build(["KRvK", "KPvK"])
+    Builder(XIANGQI, local).build(["KCPvKA", "KRvKB"])
+    Builder(CHESS, local).build(["KRvK", "KPvK"])
     r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "KCPvKA", "KRvKB"])
     assert r.exit_code == 0, r.output
     assert "11 tables built, 0 present already" in r.output
@@ -67,7 +67,7 @@ def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluste
     as waves of actor tasks; KRvKN also needs the perpetual-check pass (1,597 positions: attractor rounds and
     rule propagation), run in the slices too, and the slices encode their own chunks."""
     local, remote = tmp_path / "local", tmp_path / "ray"
-    records = Builder(local).build(["KRvKN", "KCPvKA"])
+    records = Builder(XIANGQI, local).build(["KRvKN", "KCPvKA"])
     assert {r.name: r.rule_changed for r in records}["KRvKN"] == 1597
     r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "--slice-above", "100000",
                                 "--slices", "3", "KRvKN", "KCPvKA"])
@@ -102,7 +102,7 @@ def test_a_worker_killed_mid_build_costs_only_its_task(ray_cluster, tmp_path):
     directory ends with the same files as a local build -- no half-written one."""
     import threading
     local, remote = tmp_path / "local", tmp_path / "ray"
-    Builder(local).build(["KRNvKA"])
+    Builder(XIANGQI, local).build(["KRNvKA"])
     stop, killed = threading.Event(), []
     killer = threading.Thread(target=_kill_first_task, args=("build_table_task", stop, killed))
     killer.start()

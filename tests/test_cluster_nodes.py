@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.egtb.build import Builder
+from engine.game import XIANGQI
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -54,7 +55,7 @@ def test_two_nodes_joined_by_address_build_a_sliced_table_and_play_a_match(tmp_p
     pytest.importorskip("ray", reason="the cluster extra is not installed (pip install '.[cluster]')")
     from filelock import FileLock
     local, remote, pgn = tmp_path / "local", tmp_path / "nodes", tmp_path / "nodes.pgn"
-    Builder(local).build(["KRvKN"])
+    Builder(XIANGQI, local).build(["KRvKN"])
     with FileLock(str(tmp_path_factory.getbasetemp().parent / "shuai-ray.lock")):   # one Ray at a time
         r = subprocess.run([sys.executable, "-c", SCRIPT, str(remote), str(pgn), str(DATA / "openings.epd"), FAKE],
                            cwd=ROOT, capture_output=True, text=True, timeout=300)

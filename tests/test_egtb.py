@@ -12,12 +12,15 @@ from click.testing import CliRunner
 
 from engine.egtb.build import Builder, plan
 from engine.egtb.codes import RULE_BASE, UNKNOWN
-from engine.egtb.generate import generate_table
-from engine.egtb.index import MAX_SLOTS, MIRROR, FLIP, MaterialError, decode, encode_board, \
-    parse_material
-from engine.egtb.probe import (Tablebases, arrays_type, code_plies, code_wdl, no_tablebases, tb_probe,
-                               tb_probe_st, tb_score)
+from engine.egtb.material import MAX_SLOTS, MaterialError
+from engine.egtb.probe import arrays_type, code_plies, code_wdl, no_tablebases, tb_score
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
+from engine.egtb.tableset import TableSet
+from engine.game import XIANGQI
+from engine.xiangqi.tables import MAGIC, SUFFIX, Tablebases
+from engine.xiangqi.tables.generate import generate_table
+from engine.xiangqi.tables.index import MIRROR, FLIP, decode, encode_board, parse_material
+from engine.xiangqi.tables.probe import tb_probe, tb_probe_st
 from engine.scores import MATE_BOUND, MATE_SCORE
 from engine.xiangqi.position import board_fen, Position, FenError
 
@@ -100,7 +103,7 @@ class Solver:
 @pytest.fixture(scope="module")
 def tbdir(tmp_path_factory):
     d = tmp_path_factory.mktemp("tables")
-    Builder(d).build(SMALL + ["KRvKN"])
+    Builder(XIANGQI, d).build(SMALL + ["KRvKN"])
     return d
 
 
@@ -110,7 +113,7 @@ def values(tbdir):
 
     def get(name):
         if name not in cache:
-            with TableFile(table_path(tbdir, name)) as f:
+            with TableFile(table_path(tbdir, name, SUFFIX), MAGIC) as f:
                 cache[name] = f.read_all()
         return cache[name]
     return get
@@ -119,7 +122,7 @@ def values(tbdir):
 @pytest.fixture(scope="module")
 def memory_values(tbdir):
     """Values straight from the generator (illegal entries still marked), built from the files of tbdir."""
-    b = Builder(tbdir)
+    b = Builder(XIANGQI, tbdir)
     cache = {}
 
     def get(name):
@@ -145,7 +148,7 @@ def test_material_names_and_orientation():
     assert parse_material("KRRvKAB").size == 2 * 45 * 4005 * 5 * 7
     assert parse_material("KPvKAABB").size == 2 * 45 * 55 * 10 * 21
     assert {m.name for m in parse_material("KRvKA").subtables()} == {"KRvK", "KAvK"}
-    assert [m.name for m in plan(["KRvKA"])][-1] == "KRvKA"
+    assert [m.name for m in plan(["KRvKA"], parse_material)][-1] == "KRvKA"
     for bad in ("KRK", "KXvK", "KRRRvK", ""):
         with pytest.raises(MaterialError):
             parse_material(bad)
@@ -271,7 +274,7 @@ def test_distances_match_independent_search(memory_values, name, maxd, count):
 
 def test_longest_mates(values, tbdir):
     for name, longest in (("KRvK", 4), ("KNvK", 14), ("KPvK", 20), ("KRvKA", 10)):
-        with TableFile(table_path(tbdir, name)) as f:
+        with TableFile(table_path(tbdir, name, SUFFIX), MAGIC) as f:
             assert f.max_dist == longest, name
 
 
@@ -317,7 +320,7 @@ def test_build_killed_at_any_moment_leaves_no_broken_file(tmp_path, tbdir):
         proc.kill()                             # SIGKILL: no clean-up code runs
         proc.wait()
         for path in tmp_path.glob("*.xtb"):
-            with TableFile(path) as f:          # raises on a truncated or corrupt file
+            with TableFile(path, MAGIC) as f:          # raises on a truncated or corrupt file
                 f.read_all()
     stale = tmp_path / "KRvKN.xtb.tmp999999999"  # as a build killed while writing leaves it
     stale.write_bytes(b"half a table")
@@ -325,7 +328,7 @@ def test_build_killed_at_any_moment_leaves_no_broken_file(tmp_path, tbdir):
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.xtb" for n in names)
     for n in names:
-        assert table_path(tmp_path, n).read_bytes() == table_path(tbdir, n).read_bytes(), n
+        assert table_path(tmp_path, n, SUFFIX).read_bytes() == table_path(tbdir, n, SUFFIX).read_bytes(), n
 
 
 def test_cli_build_and_probe(tmp_path):
@@ -353,9 +356,9 @@ def test_file_round_trip(tmp_path, memory_values):
     codes = memory_values("KRvKA")
     m = parse_material("KRvKA")
     path = tmp_path / "KRvKA.xtb"
-    size = write_table(path, "KRvKA", codes, m.npos, chunk=1000)
+    size = write_table(path, "KRvKA", codes, m.npos, MAGIC, chunk=1000)
     assert path.stat().st_size == size
-    with TableFile(path) as f:
+    with TableFile(path, MAGIC) as f:
         assert (f.name, f.size, f.npos, f.chunk, f.nchunks) == ("KRvKA", m.size, m.npos, 1000, 41)
         assert f.value_bytes == 1 and f.max_dist == 10
         back = f.read_all()
@@ -364,8 +367,8 @@ def test_file_round_trip(tmp_path, memory_values):
     # Two-byte values survive too.
     big = codes.copy()
     big[legal & (codes == 0)] = RULE_BASE + 3
-    write_table(path, "KRvKA", big, m.npos, chunk=4096)
-    with TableFile(path) as f:
+    write_table(path, "KRvKA", big, m.npos, MAGIC, chunk=4096)
+    with TableFile(path, MAGIC) as f:
         assert f.value_bytes == 2 and np.array_equal(f.read_all()[legal], big[legal])
     assert [p.name for p in tmp_path.iterdir()] == ["KRvKA.xtb"]          # no temporary left
 
@@ -379,20 +382,20 @@ def test_interrupted_write_leaves_nothing(tmp_path, monkeypatch, memory_values):
         raise KeyboardInterrupt
     monkeypatch.setattr(store.os, "fsync", boom)
     with pytest.raises(KeyboardInterrupt):
-        write_table(old, "KRvK", codes, 4050)
+        write_table(old, "KRvK", codes, 4050, MAGIC)
     assert list(tmp_path.iterdir()) == []
 
 
 def _copy_tables(src, dst, names):
     for n in names:
-        (dst / f"{n}.xtb").write_bytes(table_path(src, n).read_bytes())
+        (dst / f"{n}.xtb").write_bytes(table_path(src, n, SUFFIX).read_bytes())
 
 
 def test_corrupt_chunk_is_reported_once_and_the_engine_goes_on(tbdir, tmp_path):
     _copy_tables(tbdir, tmp_path, ["KRvK", "KvK", "KRvKA", "KAvK"])
     path = tmp_path / "KRvKA.xtb"
     data = bytearray(path.read_bytes())
-    with TableFile(path) as f:
+    with TableFile(path, MAGIC) as f:
         off = int(f.offsets[0]) + 5
     data[off] ^= 0xFF
     path.write_bytes(bytes(data))
@@ -452,7 +455,7 @@ def test_missing_file_is_rebuilt_and_unknown_meanwhile(tbdir, tmp_path):
 def test_lru_eviction_under_a_tiny_memory_limit(tmp_path, memory_values):
     m = parse_material("KRvKA")
     codes = memory_values("KRvKA")
-    write_table(tmp_path / "KRvKA.xtb", "KRvKA", codes, m.npos, chunk=512)
+    write_table(tmp_path / "KRvKA.xtb", "KRvKA", codes, m.npos, MAGIC, chunk=512)
     tbs = Tablebases(tmp_path, memory_mb=3 * 512 * 2 / (1 << 20))           # room for 3 chunks
     assert tbs.pool.nslots == 3 and tbs.pool.memory_bytes <= tbs.memory_limit
     rng = random.Random(3)
@@ -469,7 +472,7 @@ def test_lru_eviction_under_a_tiny_memory_limit(tmp_path, memory_values):
     # Least recently used goes first: touch chunk A, load B and C, touch A, load D -> B is evicted.
     tbs2 = Tablebases(tmp_path, memory_mb=3 * 512 * 2 / (1 << 20))
     for g in (0, 1, 2, 0, 3):
-        tbs2._ensure(g)
+        tbs2.ensure(g)
     assert sorted(int(g) for g in tbs2.pool.slot_chunk) == [0, 2, 3]
 
 
@@ -520,7 +523,7 @@ def test_perpetual_check_is_no_draw(tbdir, memory_values):
     tbs = Tablebases(tbdir)
     pos = Position(PERPETUAL)
     assert str(tbs.probe(pos)) == "loss (perpetual check rule)"
-    plain, _ = generate_table(parse_material("KRvKN"), Builder(tbdir).load, rule=False)
+    plain, _ = generate_table(parse_material("KRvKN"), Builder(XIANGQI, tbdir).load, rule=False)
     spec = parse_material("KRvKN").spec()
     work = np.zeros(MAX_SLOTS, np.int64)
     assert plain[encode_board(pos.board, pos.side, spec, False, work)] == 0      # "draw" without the rule
@@ -586,7 +589,7 @@ def bellman_errors(tbs, name, sample, rng):
     move: lost in 0); a draw has no lost child and a drawn one.  Tables that satisfy this everywhere are exact
     (induction on the true distance)."""
     m = parse_material(name)
-    with TableFile(table_path(tbs.directory, name)) as f:
+    with TableFile(table_path(tbs.directory, name, SUFFIX), MAGIC) as f:
         codes = f.read_all()
     spec = m.spec()
     psq = np.zeros(MAX_SLOTS, np.int64)
@@ -667,10 +670,10 @@ CAPTURE_IN = "9/9/3ak4/9/9/5p3/9/9/3K1R3/9 w - - 0 1"        # KRvKAP (no table)
 
 def tb_searcher(tbdir, probe_depth=2, memory_mb=64):
     from engine.search import Searcher
-    tbs = Tablebases(tbdir, memory_mb=memory_mb)
+    tables = TableSet(tbdir, memory_mb=memory_mb)
     searcher = Searcher(16)
-    searcher.set_tablebases(tbs, probe_depth)
-    return searcher, tbs
+    searcher.set_tablebases(tables, probe_depth)
+    return searcher, tables.for_game(XIANGQI)
 
 
 def ends_in_mate(pos, line):
@@ -729,7 +732,7 @@ def test_the_search_reads_the_disk_only_beyond_egtbply(tbdir):
 def test_the_search_is_right_under_a_tiny_cache(tbdir):
     """Two chunk slots: chunks are evicted and read again all through the search; results do not change."""
     from engine.search import search_once
-    with TableFile(table_path(tbdir, "KRvKA")) as f:
+    with TableFile(table_path(tbdir, "KRvKA", SUFFIX), MAGIC) as f:
         width = f.chunk
     searcher, tbs = tb_searcher(tbdir, probe_depth=0, memory_mb=2 * width * 2 / (1 << 20))
     r = search_once(Position(CAPTURE_IN), depth=6, searcher=searcher)

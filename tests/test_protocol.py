@@ -662,8 +662,9 @@ TB_LOSS_FEN = "3a5/9/4k4/9/9/9/9/2R6/9/3K5 b - - 0 1"          # KRvKA: Black is
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
     from engine.egtb.build import Builder
+    from engine.game import XIANGQI
     d = tmp_path_factory.mktemp("tables")
-    Builder(d).build(["KRvKA"])
+    Builder(XIANGQI, d).build(["KRvKA"])
     return d
 
 
@@ -674,7 +675,7 @@ def ucci_probe(engine, position):
 
 
 def test_ucci_probe_and_search_with_tables(engine, tables):
-    from engine.egtb.probe import Tablebases
+    from engine.xiangqi.tables import Tablebases
     started(engine, "ucci")
     engine.send(f"setoption egtbpaths {tables}")
     assert ucci_probe(engine, f"fen {TB_WIN_FEN}") == ["win 9", "pophash"]   # nothing searched: empty hash reply
@@ -718,11 +719,12 @@ def test_corrupt_tables_are_reported_once_and_the_engine_plays_on(engine, tables
     """A damaged chunk is found when first read (here by the search): one error line, then the engine plays
     without that table; a truncated file is found when the tables are opened."""
     from engine.egtb.store import TableFile
+    from engine.xiangqi.tables import MAGIC
     for f in tables.glob("*.xtb"):
         (tmp_path / f.name).write_bytes(f.read_bytes())
     path = tmp_path / "KRvKA.xtb"
     data = bytearray(path.read_bytes())
-    with TableFile(path) as f:
+    with TableFile(path, MAGIC) as f:
         offsets = [int(o) for o in f.offsets]
     for off in offsets[:-1]:
         data[off + 5] ^= 0xFF                                   # every chunk's data

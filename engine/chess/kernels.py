@@ -4,8 +4,7 @@ search and perft compiled for it (``engine.kernel``).  A chess process never loa
 from numba import njit
 
 from .. import alphabeta, perft as _perft
-from ..egtb.chess_probe import chess_tb_probe
-from ..egtb.probe import ILLEGAL as TB_ILLEGAL, arrays_type as tables_type, tb_score  # noqa: F401
+from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
 from ..kernel import instantiate, move_from, move_promotion
 from ..scores import DRAW_SCORE, MATE_SCORE, NO_SCORE
 from .board import (NULL_MOVE, is_promotion, make_move, make_null_move, move_target, new_state,  # noqa: F401
@@ -17,6 +16,7 @@ from .bitboard import bb
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
 from .see import see_ge  # noqa: F401
+from .tables.probe import tb_probe
 
 HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
@@ -109,10 +109,7 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
         return NO_SCORE
     if st[ST_CASTLING] != 0 or st[ST_EP] != 0:
         return NO_SCORE
-    code = chess_tb_probe(tb, board, st[ST_SIDE], allow_disk)
-    if code < 0 or code == TB_ILLEGAL:
-        return NO_SCORE
-    return tb_score(code, ply)
+    return tb_node_score(tb_probe(tb, board, st[ST_SIDE], allow_disk), ply)
 
 
 search = instantiate(alphabeta.TEMPLATE, globals(), NAME)      # search.pvs, search.qsearch ...

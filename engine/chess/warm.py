@@ -1,7 +1,6 @@
-"""Load the chess tables' Python-side probe (``engine.warmup`` calls ``warm``); the kernels the Python edge
-calls are the search's, already loaded."""
+"""The chess kernels the Python edge calls beyond the search's (``engine.warmup`` calls ``warm``): none -- exchange
+values, check tests and legality are the search's own kernels, loaded with it."""
 
 
 def warm(pos) -> None:
-    from ..egtb import warm_chess
-    warm_chess()
+    """Nothing to load."""

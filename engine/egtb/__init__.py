@@ -1,15 +1,22 @@
-"""Endgame tablebases for xiangqi (distance to mate in plies, both sides to move, Asian perpetual-check rule) and
-chess (the ``chess_*`` modules: ``chess_index``, ``chess_generate``, ``chess_probe``, ``chess_build``; same file
-format and cache, files ``<MATERIAL>.ctb``).
+"""Endgame tables, written once for every game: distance to mate in plies, both sides to move, for xiangqi
+(with the Asian perpetual-check rule; files ``<MATERIAL>.xtb``) and chess (``<MATERIAL>.ctb``).
+
+The table core (these modules import no game package):
 
 * :mod:`.codes`    the value codes stored per position (draw, don't care, distance to mate, rule results)
-* :mod:`.index`    material signatures and the index function (general pairs with mirror symmetry,
-                   combinatorial numbers for identical pieces, advisors/elephants/pawns on their own squares)
-* :mod:`.generate` retrograde analysis by ply (captures from smaller tables) and the perpetual-check pass
+* :mod:`.material` material signatures: names, canonical orientation, keys, the index layout (``spec``)
+* :mod:`.index`    the index kernels (``decode``, ``encode_board``), compiled per game
 * :mod:`.store`    the file format (header, chunk table, run-length + zstandard chunks with checksums)
 * :mod:`.cache`    the LRU chunk pool the numba search reads directly
-* :mod:`.probe`    ``Tablebases`` (files, cache, errors, ``probe``/``best_move``) and the ``@njit`` ``tb_probe``
-* :mod:`.build`    dependency order, the default set; :mod:`.cli` the ``shuai tb`` commands
+* :mod:`.probe`    ``Tablebases`` (files, cache, errors, ``probe``/``rank_moves``/``best_move``), the chunk read
+                   ``tb_read``, ``tb_score``, and the probe kernels compiled per game (``tb_probe``)
+* :mod:`.levels`   what every retrograde generator shares: the loop over distances, the smaller tables
+* :mod:`.rule`     the perpetual-check pass (its driver, messages and scans; the game supplies the step)
+
+Each game's own parts live in ``engine.<game>.tables`` (index and material letters, probe kernel, generator;
+``Game.tables()`` hands them out).  Above the games, the tools: :mod:`.build` (dependency order, ``Builder``),
+:mod:`.tableset` (every game's tables from one setting: what the engine opens), :mod:`.cluster_build` and
+:mod:`.sliced` (builds on Ray), :mod:`.cli` (the ``shuai tb`` commands).
 
 Nothing heavy is imported here; the submodules import numba.
 """
@@ -30,24 +37,12 @@ def default_directory() -> Path:
     return Path("tablebases")
 
 
-def warm(directory=None) -> None:
-    """Compile (or load from numba's cache) the kernels a search uses to probe (for ``shuai warmup``)."""
+def warm(game, directory=None) -> None:
+    """Compile (or load from numba's cache) the probe code ``game``'s tables run from Python (for ``shuai
+    warmup``; the search's probe kernel is compiled with the game's search)."""
     import tempfile
-    from ..xiangqi.position import Position
-    from .probe import Tablebases, tb_probe, tb_score
     with tempfile.TemporaryDirectory() as d:
-        tbs = Tablebases(directory or d, memory_mb=1)
-        pos = Position("4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1")
-        code = tb_probe(tbs.arrays, pos.board, pos.side, True)
-        tb_score(code, 1)
+        tbs = game.tablebases(directory or d, memory_mb=1)
+        pos = game.position()
         tbs.rank_moves(pos)                            # the Python-side probe (root moves, PV display)
-
-
-def warm_chess(directory=None) -> None:
-    """The chess tables' Python-side probe (the search's is compiled with the chess search)."""
-    import tempfile
-    from ..chess.position import Position
-    from .chess_probe import ChessTablebases
-    with tempfile.TemporaryDirectory() as d:
-        tbs = ChessTablebases(directory or d, memory_mb=1)
-        tbs.rank_moves(Position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
+        tbs.probe(pos).score(1)                        # the score of a root the tables know

@@ -1,24 +1,13 @@
-"""Building sets of tables: dependency order (fewer pieces first), files written atomically, timing figures."""
+"""Building sets of tables, for any game: dependency order (fewer pieces first), files written atomically,
+timing figures.  A tool above the games: the game's parts (material names, file suffix and magic, generator)
+come from its ``Game`` (``game.tables()``, see ``engine.<game>.tables``)."""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .index import Material, parse_material
-from .store import (MAGIC, SUFFIX, TableFile, max_distance, remove_stale_temporaries, table_path, write_table,
-                    DEFAULT_CHUNK)
-
-DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
-ATTACKERS = "RNCP"
-#: Every ending with one attacking piece against any advisors and elephants.
-ONE_ATTACKER = [f"K{a}vK{d}" for a in ATTACKERS for d in DEFENDERS]
-#: Two attacking pieces against up to two defenders: the candidates ...
-TWO_ATTACKER_ALL = [f"K{a}{b}vK{d}" for i, a in enumerate(ATTACKERS) for b in ATTACKERS[i:]
-                    for d in ("", "A", "B", "AA", "AB", "BB")]
-#: ... and those that ``make tablebases`` builds (all that fit in the 30-minute budget; see tablebases/README.md).
-TWO_ATTACKER_DEFAULT = list(TWO_ATTACKER_ALL)
-DEFAULT_SET = ONE_ATTACKER + TWO_ATTACKER_DEFAULT
+from .store import DEFAULT_CHUNK, TableFile, max_distance, remove_stale_temporaries, table_path, write_table
 
 
 @dataclass
@@ -40,10 +29,10 @@ class BuildRecord:
                 + (f", {self.rule_changed} changed by the perpetual-check rule" if self.rule_changed else ""))
 
 
-def plan(names, parse=parse_material) -> list[Material]:
+def plan(names, parse) -> list:
     """Canonical materials to build for ``names``, each after everything it captures into (``parse``: the
-    game's material parser, xiangqi's by default)."""
-    order: list[Material] = []
+    game's material parser)."""
+    order = []
     seen = set()
     for name in names:
         root = parse(name).canonical()[0] if isinstance(name, str) else name.canonical()[0]
@@ -64,37 +53,42 @@ def plan(names, parse=parse_material) -> list[Material]:
 
 
 class Builder:
-    """Builds xiangqi tables; ``chess_build.ChessBuilder`` overrides the game's hooks (material parser, file
-    suffix and magic, generator)."""
+    """Builds a game's tables into a directory."""
 
-    suffix = SUFFIX
-    magic = MAGIC
-
-    @staticmethod
-    def parse(name: str):
-        return parse_material(name)
-
-    def generate(self, material, progress):
-        """(values, stats) of ``material``, its smaller tables read through ``self.load``."""
-        from .generate import generate_table
-        return generate_table(material, self.load, progress, threads=self.threads, rule=self.rule)
-
-    def __init__(self, directory="tablebases", chunk: int = DEFAULT_CHUNK, rule: bool = True, threads: int = 2):
+    def __init__(self, game, directory="tablebases", chunk: int = DEFAULT_CHUNK, rule: bool = True,
+                 threads: int = 2):
+        """``game``: the Game whose tables these are; ``rule``: run its perpetual-check pass (a game without one
+        never does)."""
+        self.game, self.parts = game, game.tables()
+        self.suffix, self.magic, self.parse = self.parts.SUFFIX, self.parts.MAGIC, self.parts.parse_material
         self.directory = Path(directory)
         self.chunk = chunk
-        self.rule = rule
+        self.rule = rule and self.parts.RULE_PASS
         self.threads = threads
         self._memo = {}
 
-    def load(self, material: Material):
+    def generate(self, material, progress):
+        """(values, stats) of ``material``, its smaller tables read through ``self.load``."""
+        return self.game.table_generator().generate_table(material, self.load, progress, threads=self.threads,
+                                                          rule=self.rule)
+
+    def load(self, material):
         if material not in self._memo:
             with TableFile(table_path(self.directory, material.name, self.suffix), self.magic) as f:
                 self._memo[material] = f.read_all()
         return self._memo[material]
 
     def kept(self, names, log=None) -> list:
-        """The names worth a table (chess drops the endings where no side can mate)."""
-        return list(names)
+        """The names worth a table: materials where no side can mate (chess's KvK, KNvK, KBvK) need none."""
+        kept = []
+        for n in names:
+            m = self.parse(n) if isinstance(n, str) else n
+            if not m.canonical()[0].has_table():
+                if log:
+                    log(f"{m.name}: no table needed (no side can mate: always a draw)")
+                continue
+            kept.append(n)
+        return kept
 
     def build(self, names, force: bool = False, progress=None, log=None) -> list[BuildRecord]:
         """Build ``names`` and whatever they need.  ``force`` rebuilds the named tables even if their files
@@ -136,17 +130,9 @@ class Builder:
         t0 = time.perf_counter()
         c0 = time.process_time()
         values, stats = self.generate(material, progress)
-        nbytes = write_table(path, material.name, values, material.npos, self.chunk, rule_applied=self.rule,
-                             magic=self.magic)
+        nbytes = write_table(path, material.name, values, material.npos, self.magic, self.chunk,
+                             rule_applied=self.rule)
         if keep:
             self._memo[material] = values
         return BuildRecord(material.name, material.size, time.perf_counter() - t0, nbytes,
                            time.process_time() - c0, stats.levels, max_distance(values), stats.rule_changed, True)
-
-
-def make_builder(game: str, directory, chunk: int, rule: bool = True, threads: int = 2) -> Builder:
-    """The builder of ``game`` ("xiangqi" or "chess")."""
-    if game == "chess":
-        from .chess_build import ChessBuilder
-        return ChessBuilder(directory, chunk=chunk, threads=threads)
-    return Builder(directory, chunk=chunk, rule=rule, threads=threads)

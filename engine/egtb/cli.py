@@ -18,8 +18,8 @@ def tb():
 @tb.command("build")
 @click.argument("materials", nargs=-1)
 @click.option("--dir", "directory", default=DEFAULT_DIR, show_default=True, help="Directory of the table files.")
-@click.option("--game", type=click.Choice(["xiangqi", "chess"]), default="xiangqi", show_default=True,
-              help="Which game's tables (chess: files <MATERIAL>.ctb, e.g. KQvK KBNvK KRvKP).")
+@click.option("--game", "game_name", type=click.Choice(["xiangqi", "chess"]), default="xiangqi",
+              show_default=True, help="Which game's tables (chess: files <MATERIAL>.ctb, e.g. KQvK KBNvK KRvKP).")
 @click.option("--default", "default_set", is_flag=True, help="Build the default set (see tablebases/README.md).")
 @click.option("--one-attacker", is_flag=True, help="Build every one-attacker ending (R, N, C, P v advisors/elephants).")
 @click.option("--force", is_flag=True, help="Rebuild the named tables even if their files exist.")
@@ -33,35 +33,30 @@ def tb():
                    "[default: 500000000].")
 @click.option("--slices", type=click.IntRange(0), default=0, show_default=True,
               help="With --cluster: slices of such a table (0: one per CPU of the cluster).")
-def build_cmd(materials, directory, game, default_set, one_attacker, force, no_rule, chunk, quiet, cluster,
+def build_cmd(materials, directory, game_name, default_set, one_attacker, force, no_rule, chunk, quiet, cluster,
               slice_above, slices):
     """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB; with --game chess KQvK KRvKP), and every
     smaller table they capture (or promote) into."""
+    from ..game import game_named
+    game = game_named(game_name)
+    parts = game.tables()
     names = list(materials)
-    if game == "chess":
-        from .chess_build import CHESS_DEFAULT_SET
-        from .chess_index import ChessMaterialError as MaterialError, parse_chess_material as parse_material
-        if one_attacker:
-            raise click.UsageError("--one-attacker is a xiangqi set")
-        if default_set:
-            names += CHESS_DEFAULT_SET
-    else:
-        from .build import DEFAULT_SET, ONE_ATTACKER
-        from .index import MaterialError, parse_material
-        if default_set:
-            names += DEFAULT_SET
-        if one_attacker:
-            names += ONE_ATTACKER
+    for option, wanted in (("default", default_set), ("one-attacker", one_attacker)):
+        if wanted:
+            if option not in parts.SETS:
+                raise click.UsageError(f"--{option} is not a set of {game.name} tables")
+            names += parts.SETS[option]
     if not names:
         raise click.UsageError("name at least one material (e.g. KRvK) or --default")
+    from .material import MaterialError
     try:
         for n in names:
-            parse_material(n)
+            parts.parse_material(n)
     except MaterialError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    from .build import make_builder
-    builder = make_builder(game, directory, chunk, rule=not no_rule)
+    from .build import Builder
+    builder = Builder(game, directory, chunk, rule=not no_rule)
     if cluster is not None:
         _build_on_cluster(builder, game, names, force, cluster, quiet, slice_above, slices)
         return
@@ -131,19 +126,14 @@ def _build_on_cluster(builder, game, names, force, address, quiet, slice_above, 
 def probe_cmd(fen, directory, best):
     """Print `win N`, `loss N` (N = plies to mate, for the side to move), `draw` or `unknown`.  A FEN with 8
     ranks is chess (its tables are the directory's *.ctb files), one with 10 xiangqi."""
-    from ..game import game_of_fen
-    if game_of_fen(fen) is not None and game_of_fen(fen).name == "chess":
-        from ..chess.position import Position, FenError
-        from .chess_probe import ChessTablebases as Tablebases
-    else:
-        from ..xiangqi.position import Position, FenError
-        from .probe import Tablebases
+    from ..game import XIANGQI, game_of_fen
+    game = game_of_fen(fen) or XIANGQI         # (a FEN of neither game: xiangqi's parser says what is wrong)
     try:
-        pos = Position(fen)
-    except FenError as e:
+        pos = game.position(fen)
+    except ValueError as e:                     # the game's FenError
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    tbs = Tablebases(directory)
+    tbs = game.tablebases(directory)
     result = tbs.probe(pos)
     errors = list(tbs.take_errors())
     for msg in errors:

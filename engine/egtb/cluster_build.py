@@ -6,52 +6,50 @@ through its object store (no shared directory).  The task writes the table into 
 with the same code as a local build and returns the file's bytes; the driver writes them into place
 atomically (a temporary name, then a rename).  So the files are byte-identical to a local build, and a worker
 lost mid-build costs only its task, which Ray runs again: a half-built table never reaches the directory.
+A large table of a game whose tables can be sliced (``SLICEABLE`` in ``engine.<game>.tables``) is built by
+several workers (:mod:`engine.egtb.sliced`).
 """
 from __future__ import annotations
 
 import tempfile
 
-from .build import BuildRecord, Builder, make_builder, plan
-from .index import parse_material
-from .store import remove_stale_temporaries, table_path, write_atomically
+from ..game import game_named
+from .build import BuildRecord, Builder, plan
+from .store import remove_stale_temporaries, table_path, unpack_tables, write_atomically
 
 TASK_RETRIES = 3                # a task whose worker died is run again this many times
-SLICE_ABOVE = 500_000_000       # entries: a larger xiangqi table is built in slices by several workers
+SLICE_ABOVE = 500_000_000       # entries: a larger table (of a game that allows it) is built in slices
 
 
-def unpack_tables(directory, suffix: str, names: list, files) -> None:
-    """Write the table files whose bytes Ray handed to a task (``files``, in the order of ``names``) into
-    ``directory``, where a builder reads them."""
-    for name, data in zip(names, files):
-        table_path(directory, name, suffix).write_bytes(data)
-
-
-def build_table_task(game: str, name: str, chunk: int, rule: bool, threads: int, slices: int, dep_names: list,
+def build_table_task(game_name: str, name: str, chunk: int, rule: bool, threads: int, slices: int, dep_names: list,
                      *dep_files) -> tuple[bytes, BuildRecord]:
     """Runs on a worker: build table ``name`` from the files of its smaller tables (``dep_names``, whose bytes
     Ray passes as ``dep_files``); returns the new file's bytes and its record.  ``slices`` > 1: the table is
-    built by that many actors (engine.egtb.sliced), this task coordinating."""
+    built by that many actors (engine.egtb.sliced), this task coordinating.  ``game_name``: the Game's name
+    (what crosses to a worker)."""
+    game = game_named(game_name)
     if slices > 1:
         import ray
         from .sliced import build_sliced
-        material = parse_material(name).canonical()[0]
-        parts, record = build_sliced(ray, material, dep_names, dep_files, slices, chunk, rule)
+        material = game.tables().parse_material(name).canonical()[0]
+        parts, record = build_sliced(ray, game, material, dep_names, dep_files, slices, chunk, rule)
         return b"".join(parts), record
     with tempfile.TemporaryDirectory(prefix="shuai-tb-") as d:
-        builder = make_builder(game, d, chunk, rule, threads)
+        builder = Builder(game, d, chunk, rule, threads)
         unpack_tables(d, builder.suffix, dep_names, dep_files)
         record = builder.build_one(builder.parse(name).canonical()[0])
         return table_path(d, name, builder.suffix).read_bytes(), record
 
 
-def build_on_cluster(ray, builder: Builder, game: str, names, force: bool = False, log=None,
+def build_on_cluster(ray, builder: Builder, game, names, force: bool = False, log=None,
                      line=None, threads: int = 1, slice_above: int = SLICE_ABOVE,
                      slices: int = 0) -> list[BuildRecord]:
     """Build ``names`` and what they need on the Ray cluster ``ray`` (connected), into ``builder``'s
-    directory.  Tables present are kept (``force``: the named ones are rebuilt).  ``log(text)`` gets a line per
-    table as it arrives; ``line`` (a tqdm bar) advances by one table at a time.  Each task takes ``threads``
-    CPUs and threads.  A xiangqi table of more than ``slice_above`` entries is cut into ``slices`` slices
-    (0 or more than the cluster's CPUs: one per CPU), each an actor of one CPU (engine.egtb.sliced)."""
+    directory (``game``: the Game whose tables these are).  Tables present are kept (``force``: the named ones are
+    rebuilt).  ``log(text)`` gets a line per table as it arrives; ``line`` (a tqdm bar) advances by one table
+    at a time.  Each task takes ``threads`` CPUs and threads.  A table of more than ``slice_above`` entries,
+    of a game whose tables can be sliced, is cut into ``slices`` slices (0 or more than the cluster's CPUs: one
+    per CPU), each an actor of one CPU (engine.egtb.sliced)."""
     from ..cluster import cluster_cpus
     slices = min(slices or cluster_cpus(ray), cluster_cpus(ray))     # all of a table's slices run at once
     names = builder.kept(names, log)
@@ -76,9 +74,9 @@ def build_on_cluster(ray, builder: Builder, game: str, names, force: bool = Fals
     pending = {}                                        # record ref -> (material, file ref)
     for m in to_build:                                  # in plan order: a table after the tables it needs
         subs = m.subtables()
-        cut = slices if game == "xiangqi" and m.size > slice_above and slices > 1 else 1
+        cut = slices if game.tables().SLICEABLE and m.size > slice_above and slices > 1 else 1
         run = task.options(num_cpus=0) if cut > 1 else task         # a coordinator: its actors hold the CPUs
-        data, record = run.remote(game, m.name, builder.chunk, builder.rule, threads, cut, [s.name for s in subs],
+        data, record = run.remote(game.name, m.name, builder.chunk, builder.rule, threads, cut, [s.name for s in subs],
                                   *[files[s] for s in subs])
         files[m] = data
         pending[record] = (m, data)

@@ -8,7 +8,7 @@
   (``d`` = 0: no legal move now, which loses in xiangqi, mate and stalemate alike);
 * ``RULE_BASE + 2 * order + w`` (0x8000 and up): decided by the perpetual-check rule (Asian rules), no distance
   to mate; ``w`` = 1 when the side to move wins, 0 when it loses; ``order`` numbers the rounds of the rule pass
-  (see ``engine.egtb.generate.rule_pass``), a smaller order being decided earlier.
+  (see ``engine.egtb.rule.rule_pass``), a smaller order being decided earlier.
 
 ``UNKNOWN`` (-1) is never stored: it is what a probe returns when no table holds the position, its table is
 broken, or its chunk may not be read now.
@@ -20,3 +20,14 @@ UNKNOWN = -1
 DRAW, ILLEGAL, DIST0 = 0, 1, 2
 RULE_BASE = 0x8000              # RULE_BASE + 2 * order + (1 if the side to move wins else 0)
 MAX_DIST = RULE_BASE - DIST0 - 1
+
+
+def goodness(code):
+    """The order of mate and draw codes for their side to move: faster wins first, then draws, slower losses
+    before faster ones (a game without rule-decided results; also compiled for chess's generator)."""
+    if code >= DIST0:
+        d = code - DIST0
+        if d % 2 == 1:
+            return 1_000_000 - d
+        return -1_000_000 + d
+    return 0

@@ -1,4 +1,5 @@
-"""Probing the tables: the Python object that owns files and cache, and the numba functions the search calls.
+"""Probing the tables, written once for every game: the Python object that owns files, cache and errors, and
+the numba functions the search calls.
 
 Design (search integration)
 ---------------------------
@@ -6,14 +7,17 @@ The search runs in ``@njit(nogil=True)`` kernels, which can neither read files n
 decompressed chunks live in a numba-visible pool (:mod:`engine.egtb.cache`): ``uint16[nslots, width]`` plus a
 ``chunk id -> slot`` array.  :class:`Tablebases` owns the files, the pool and the error list; its
 ``arrays`` is the pair of numpy arrays ``(meta, pool)`` (layout in :mod:`engine.egtb.cache`) that the search
-passes to
+passes to its game's probe kernel (the :data:`PROBE` template, compiled per game in
+``engine.<game>.tables.probe``)
 
     tb_probe(tb, board, side, allow_disk) -> code      (UNKNOWN = -1, else a value code, see engine.egtb.codes)
 
-``code`` is the stored value for the side to move: ``code_wdl(code)`` gives 1 / 0 / -1, ``code_plies(code)`` the
-distance to mate in plies (-1 when the result comes from the perpetual-check rule), and
-``tb_score(code, ply)`` a search score on the scale of ``engine.tt`` (mate in n plies from the root =
-``MATE_SCORE - n``; rule results below every mate and above any evaluation, see ``RULE_SCORE``).
+which finds the table by the board's material key, the entry by the game's ``encode_board``, and reads it
+with :func:`tb_read`.  ``code`` is the stored value for the side to move:
+``code_wdl(code)`` gives 1 / 0 / -1, ``code_plies(code)`` the distance to mate in plies (-1 when the result
+comes from the perpetual-check rule), and ``tb_score(code, ply)`` a search score on the scale of
+``engine.scores`` (mate in n plies from the root = ``MATE_SCORE - n``; rule results below every mate and above
+any evaluation, see ``RULE_SCORE``).
 
 The disk is read only near the root, where nodes are few: at nodes with at least ``egtbply`` plies of search
 left; deeper in the tree only chunks already in memory are used.  The depth is counted from the leaves, as
@@ -31,6 +35,10 @@ Stockfish's SyzygyProbeDepth is: the search passes ``allow_disk = depth_left >= 
 Errors: a missing directory, or a file that is truncated, corrupt (bad magic, bad checksum) or unreadable is
 reported once (``take_errors()`` returns each message a single time, for ``info string error: ...``) and the
 table is left out: its probes are ``UNKNOWN``.
+
+A game's ``Tablebases`` subclass (``engine.<game>.tables``) names its files (suffix, magic), its materials, its
+probe kernel and its positions and moves; the probing from Python (``probe``, ``rank_moves``, ``best_move``)
+is this module's.
 """
 from __future__ import annotations
 
@@ -47,14 +55,14 @@ import numpy as np
 from numba import njit, objmode
 from numba.core.errors import NumbaWarning
 
-from ..scores import MATE_SCORE, TB_RULE_ORDER_CAP as RULE_ORDER_CAP, TB_RULE_SCORE as RULE_SCORE
-from ..xiangqi.board import NSQ, BLACK_BIT
+from ..kernel import Template
+from ..scores import MATE_SCORE, NO_SCORE, TB_RULE_ORDER_CAP as RULE_ORDER_CAP, TB_RULE_SCORE as RULE_SCORE
 from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
                     CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP, SEC_INFO,
                     SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
-from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE, UNKNOWN     # also imported from here (xiangqi.kernels)
-from .index import GROUP_KINDS, MAX_SLOTS, SPEC_LEN, Material, MaterialError, encode_board
-from .store import MAGIC, SUFFIX, TableError, TableFile
+from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE, UNKNOWN
+from .material import MAX_SLOTS, SPEC_LEN, MaterialError
+from .store import TableError, TableFile
 
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
@@ -62,20 +70,7 @@ warnings.filterwarnings("ignore", message="Code running in object mode", categor
 # reported as "mate N", above any evaluation, just under the search's own repetition verdicts.
 
 TB_META, TB_POOL = 0, 1           # ``Tablebases.arrays`` = (meta, pool), see engine.egtb.cache
-
-
-def _key_weights():
-    w = np.zeros(16, np.int64)
-    wf = np.zeros(16, np.int64)
-    for colour in (0, 1):
-        for i, kind in enumerate(GROUP_KINDS):
-            # Red's digits are the high six of twelve base-8 digits (see index.material_key_of_counts).
-            w[colour * BLACK_BIT + kind] = 8 ** ((11 - i) if colour == 0 else (5 - i))
-            wf[colour * BLACK_BIT + kind] = 8 ** ((5 - i) if colour == 0 else (11 - i))
-    return w, wf
-
-
-KEY_W, _ = _key_weights()
+NO_TABLE, DRAWN = -1, -2          # ``board_key`` when no table holds the board / no side can ever mate
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -83,21 +78,8 @@ KEY_W, _ = _key_weights()
 # ----------------------------------------------------------------------------------------------------------------
 
 @njit(cache=True, nogil=True, inline="always")
-def tb_locate(tb, board, side):
-    """(table number, index) of a position, or (-1, 0) when no table holds its material."""
-    meta = tb[TB_META]
-    most = meta[CTR_MAXPIECES]
-    if most == 0:                                    # no tables at all
-        return -1, 0
-    key = 0
-    n = 0
-    for sq in range(NSQ):
-        p = board[sq]
-        if p != 0:
-            key += KEY_W[p]
-            n += 1
-            if n > most:                             # more pieces than any table has: stop counting
-                return -1, 0
+def tb_find(meta, key):
+    """The position of material ``key`` among the tables' sorted keys, or -1."""
     keys = meta[SEC_KEYS]
     nkeys = meta[SEC_TNUM] - keys
     lo = 0
@@ -108,16 +90,9 @@ def tb_locate(tb, board, side):
             lo = mid + 1
         else:
             hi = mid
-    j = lo
-    if j >= nkeys or meta[keys + j] != key:
-        return -1, 0
-    t = meta[meta[SEC_TNUM] + j]
-    spec = meta[SEC_SPECS] + t * SPEC_LEN
-    psq = np.empty(MAX_SLOTS, np.int64)
-    idx = encode_board(board, side, meta[spec:spec + SPEC_LEN], meta[meta[SEC_FLIP] + j] != 0, psq)
-    if idx < 0:
-        return -1, 0
-    return t, idx
+    if lo >= nkeys or meta[keys + lo] != key:
+        return -1
+    return lo
 
 
 def _kernel_load(tb_id, g):
@@ -126,7 +101,7 @@ def _kernel_load(tb_id, g):
     if tbs is None:
         return -1
     tbs.pool.ctr[CTR_SEARCH_LOADS] += 1
-    return tbs._ensure(int(g))
+    return tbs.ensure(int(g))
 
 
 @njit(cache=True, nogil=True)
@@ -136,19 +111,9 @@ def _load_sync(ctr, g):
     return s
 
 
-@njit(cache=True, nogil=True)
-def tb_probe(tb, board, side, allow_disk):
-    """Value code of the position for the side to move, or UNKNOWN.  ``allow_disk``: a chunk not in memory
-    may be read now; otherwise only the pool is used."""
-    t, idx = tb_locate(tb, board, side)
-    if t < 0:
-        return UNKNOWN
-    return tb_read(tb, t, idx, allow_disk)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def tb_read(tb, t, idx, allow_disk):
-    """Value code of entry ``idx`` of table ``t`` (located by the game's ``*_locate``), or UNKNOWN."""
+    """Value code of entry ``idx`` of table ``t`` (located by the game's ``tb_locate``), or UNKNOWN."""
     meta = tb[TB_META]
     info = meta[SEC_INFO] + t * INFO_LEN
     if meta[info + INFO_OK] == 0:
@@ -208,6 +173,82 @@ def tb_score(code, ply):
     return 0
 
 
+@njit(cache=True, inline="always")
+def tb_node_score(code, ply):
+    """The search's score of a probed node: ``tb_score``, or NO_SCORE when the tables do not know it."""
+    if code < 0 or code == ILLEGAL:
+        return NO_SCORE
+    return tb_score(code, ply)
+
+
+# The probe kernels of a game, compiled with its board size ``NSQ``, its material-key weights ``KEY_W`` (piece
+# code -> weight, see ``engine.egtb.material.key_weights``), the keys of its materials where no side can ever mate
+# (``DRAWN_KEYS``: chess's K v K, K + N v K ...; none in xiangqi) and its ``encode_board`` (``engine.egtb.index``).
+PROBE = Template(globals(), ("NSQ", "KEY_W", "DRAWN_KEYS", "encode_board"))
+
+
+@PROBE.kernel(nogil=True, inline="always")
+def board_key(board, most):
+    """The material key of the board; NO_TABLE when it holds more than ``most`` pieces, DRAWN when no side can
+    mate with its material."""
+    key = 0
+    n = 0
+    for sq in range(NSQ):
+        p = board[sq]
+        if p != 0:
+            key += KEY_W[p]
+            n += 1
+            if n > most:                             # more pieces than any table has: stop counting
+                return NO_TABLE
+    for k in range(DRAWN_KEYS.shape[0]):
+        if key == DRAWN_KEYS[k]:
+            return DRAWN
+    return key
+
+
+@PROBE.kernel(nogil=True, inline="always")
+def tb_locate(tb, board, side):
+    """(table number, index) of a position; (DRAWN, 0) for a material no side can mate with, (-1, 0) when no
+    table holds it."""
+    meta = tb[TB_META]
+    most = meta[CTR_MAXPIECES]
+    if most == 0:                                    # no tables at all
+        return -1, 0
+    key = board_key(board, most)
+    if key < 0:
+        return key, 0
+    j = tb_find(meta, key)
+    if j < 0:
+        return -1, 0
+    t = meta[meta[SEC_TNUM] + j]
+    spec = meta[SEC_SPECS] + t * SPEC_LEN
+    psq = np.empty(MAX_SLOTS, np.int64)
+    idx = encode_board(board, side, meta[spec:spec + SPEC_LEN], meta[meta[SEC_FLIP] + j] != 0, psq)
+    if idx < 0:
+        return -1, 0
+    return t, idx
+
+
+@PROBE.kernel(nogil=True)
+def tb_probe(tb, board, side, allow_disk):
+    """Value code of the position for the side to move, or UNKNOWN.  ``allow_disk``: a chunk not in memory
+    may be read now; otherwise only the pool is used."""
+    t, idx = tb_locate(tb, board, side)
+    if t < 0:
+        return np.int64(DRAW) if t == DRAWN else UNKNOWN
+    return tb_read(tb, t, idx, allow_disk)
+
+
+@PROBE.kernel(nogil=True)
+def tb_probe_st(tb, board, st, allow_disk):
+    """``tb_probe`` in the search's terms: (found, wdl, plies) for the side to move ``st[0]``; ``plies`` is the
+    distance to mate (-1 for draws and rule-decided results)."""
+    code = tb_probe(tb, board, st[0], allow_disk)
+    if code < 0 or code == ILLEGAL:
+        return False, 0, -1
+    return True, code_wdl(code), code_plies(code)
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # Python side
 # ----------------------------------------------------------------------------------------------------------------
@@ -240,6 +281,35 @@ class ProbeResult:
         d = code - DIST0
         return cls("win" if d % 2 else "loss", d, code)
 
+    def score(self, ply: int) -> int:
+        """The search's score of this (known) result ``ply`` plies from the root (``tb_score``)."""
+        return int(tb_score(self.code, ply))
+
+
+class ErrorLog:
+    """Error messages, each kept once and reported once (the tables of several games may share one)."""
+
+    def __init__(self):
+        self.messages: list[str] = []
+        self._reported = 0
+        self._lock = threading.Lock()
+
+    def add(self, msg: str) -> None:
+        with self._lock:
+            if msg not in self.messages:
+                self.messages.append(msg)
+
+    @property
+    def errors(self) -> list[str]:
+        return list(self.messages)
+
+    def take(self) -> list[str]:
+        """Messages not returned before."""
+        with self._lock:
+            new = self.messages[self._reported:]
+            self._reported = len(self.messages)
+            return new
+
 
 @dataclass
 class TableEntry:
@@ -250,28 +320,31 @@ class TableEntry:
 
 
 class Tablebases:
-    """All tables of a directory.  Files are opened (headers and chunk tables checked) at construction;
-    chunks are read lazily into the cache.  Thread-safe for the Python methods (one lock)."""
+    """All tables of one game in a directory (or several).  Files are opened (headers and chunk tables
+    checked) at construction; chunks are read lazily into the cache.  Thread-safe for the Python methods (one
+    lock).  This class itself holds no game's tables (``no_tablebases``); a game's subclass sets the hooks
+    below."""
 
-    games = ("xiangqi",)            # the games whose positions these tables know
-    suffix = SUFFIX                 # the game's table files (chess: ``chess_probe.ChessTablebases``)
-    magic = MAGIC
-    material_error = MaterialError
+    suffix = None                   # the game's table files: ``<MATERIAL><suffix>`` ...
+    magic = None                    # ... with this magic (engine.egtb.store)
 
     @staticmethod
     def parse_material(name: str):
-        return Material.parse(name)
+        """The game's Material of a table name (raises MaterialError)."""
+        raise NotImplementedError
 
-    def __init__(self, directory="tablebases", memory_mb: float = 64, errors: Optional[list] = None):
+    @staticmethod
+    def locate(tb, board, side):
+        """The game's ``tb_locate`` kernel: (table number, index), (DRAWN, 0) or (-1, 0)."""
+        return -1, 0
+
+    def __init__(self, directory="tablebases", memory_mb: float = 64, errors: Optional["ErrorLog"] = None):
         """``directory``: a directory, a list of them, or a string of several separated by ``;`` (or the
         system's path separator); where two hold the same table, the first wins.  None: no tables.
-        ``errors``: a list to report errors into (shared with the object that opened this one)."""
+        ``errors``: the ErrorLog to report into (shared with the other games' tables of the same set)."""
         self.directories = split_paths(directory)
         self.directory = self.directories[0] if self.directories else None
-        self._memory_mb = memory_mb
-        self._companions = {}
-        self._errors: list[str] = errors if errors is not None else []
-        self._reported = 0
+        self.log = errors if errors is not None else ErrorLog()
         self._lock = threading.RLock()
         self.tables: list[TableEntry] = []
         self._bases: list[int] = []
@@ -279,7 +352,7 @@ class Tablebases:
         seen = set()
         for d in self.directories:              # none: every probe is UNKNOWN (the search's default)
             if not d.is_dir():
-                self._error(f"tablebase directory {d} missing")
+                self.log.add(f"tablebase directory {d} missing")
                 continue
             for path in sorted(d.glob(f"*{self.suffix}")):
                 if path.stem in seen:
@@ -288,7 +361,7 @@ class Tablebases:
                     files.append(TableFile(path, self.magic))
                     seen.add(path.stem)
                 except TableError as e:
-                    self._error(str(e))
+                    self.log.add(str(e))
         keys, tables, flips = [], [], []
         specs, info = [], []
         base = 0
@@ -297,11 +370,11 @@ class Tablebases:
         for f in files:
             try:
                 mat = self.parse_material(f.name)
-            except self.material_error as e:
-                self._error(f"{f.path}: {e}")
+            except MaterialError as e:
+                self.log.add(f"{f.path}: {e}")
                 continue
             if not mat.is_canonical() or mat.size != f.size or f.path.stem != mat.name:
-                self._error(f"{f.path}: header does not match its material")
+                self.log.add(f"{f.path}: header does not match its material")
                 continue
             t = len(self.tables)
             self.tables.append(TableEntry(mat.name, f, base, True))
@@ -318,11 +391,13 @@ class Tablebases:
             base += f.nchunks
             width = max(width, f.chunk)
             max_pieces = max(max_pieces, mat.pieces)
+        if not files:               # no cache without a table: it would be a pool of one-entry chunks
+            memory_mb = 0
         order = np.argsort(np.array(keys, np.int64), kind="stable")
         self.memory_limit = int(memory_mb * 1024 * 1024)
         self.pool = ChunkPool(base, width, self.memory_limit, np.array(keys, np.int64)[order],
                               np.array(tables, np.int64)[order], np.array(flips, np.int64)[order],
-                              np.array(info, np.int64), np.array(specs, np.int64))
+                              np.array(info, np.int64).reshape(-1, INFO_LEN), np.array(specs, np.int64))
         self._info = self.pool.info
         self.id = next(_IDS)
         self.pool.ctr[CTR_ID] = self.id
@@ -331,20 +406,12 @@ class Tablebases:
         self.arrays = self.pool.arrays
 
     # -- errors ------------------------------------------------------------------------------------------------
-    def _error(self, msg: str) -> None:
-        if msg not in self._errors:
-            self._errors.append(msg)
-
     @property
     def errors(self) -> list[str]:
-        return list(self._errors)
+        return self.log.errors
 
     def take_errors(self) -> list[str]:
-        """Messages not returned before (each error is reported once)."""
-        with self._lock:
-            new = self._errors[self._reported:]
-            self._reported = len(self._errors)
-            return new
+        return self.log.take()
 
     # -- information -------------------------------------------------------------------------------------------
     @property
@@ -367,7 +434,7 @@ class Tablebases:
         import bisect
         return bisect.bisect_right(self._bases, g) - 1
 
-    def _ensure(self, g: int) -> int:
+    def ensure(self, g: int) -> int:
         """Slot of global chunk ``g``, reading it from disk if needed; -1 if its table is broken."""
         with self._lock:
             s = self.pool.lookup(g)
@@ -389,30 +456,35 @@ class Tablebases:
         entry.ok = False
         self._info[t, INFO_OK] = 0
         self.pool.drop_range(entry.base, int(self._info[t, INFO_NCHUNKS]))
-        self._error(msg)
+        self.log.add(msg)
 
-    # -- other games -------------------------------------------------------------------------------------------
-    def for_game(self, name: str):
-        """The tables of game ``name``: this object for its own game; for chess, the chess tables (``*.ctb``) of
-        the same directories, opened on first use with the same cache size and reporting errors into this
-        object's list; None for a game without tables."""
-        if name in self.games:
-            return self
-        if name == "chess":
-            if name not in self._companions:
-                from .chess_probe import ChessTablebases
-                self._companions[name] = ChessTablebases(self.directories, memory_mb=self._memory_mb,
-                                                         errors=self._errors)
-            return self._companions[name]
-        return None
+    # -- the game's positions (per game) ----------------------------------------------------------------------
+    def position(self, fen: str):
+        """The game's Position of a FEN."""
+        raise NotImplementedError
+
+    def move_name(self, move: int) -> str:
+        raise NotImplementedError
+
+    def gives_check(self, pos, move: int) -> bool:
+        """Does ``move`` give check (ranks the moves into rule-decided results; False where the game's tables
+        hold none)?"""
+        return False
+
+    def position_code(self, pos, disk: bool = True) -> int:
+        """Value code of a Position for the side to move, or UNKNOWN (a game whose positions carry more than
+        the board and the side to move says what the tables know of them)."""
+        return self.probe_code(pos.board, pos.side, disk)
 
     # -- probing from Python ------------------------------------------------------------------------------------
     def probe_code(self, board, side, disk: bool = True) -> int:
         """Value code for the side to move, or UNKNOWN.  ``disk`` False: only chunks already in the cache."""
-        t, idx = tb_locate(self.arrays, board, side)
-        return self._read(t, idx, disk)
+        t, idx = self.locate(self.arrays, board, side)
+        if t == DRAWN:
+            return DRAW
+        return self.read(int(t), int(idx), disk)
 
-    def _read(self, t: int, idx: int, disk: bool = True) -> int:
+    def read(self, t: int, idx: int, disk: bool = True) -> int:
         """Value code of entry ``idx`` of table ``t`` (UNKNOWN for t < 0, a broken table, or a chunk that may
         not be read now)."""
         if t < 0 or not self.tables[t].ok:
@@ -420,7 +492,7 @@ class Tablebases:
         width = int(self._info[t, INFO_CHUNK])
         g = self.tables[t].base + int(idx) // width
         with self._lock:
-            s = self._ensure(g) if disk else self.pool.lookup(g)
+            s = self.ensure(g) if disk else self.pool.lookup(g)
             if s < 0:
                 return UNKNOWN
             return int(self.pool.pool[s, int(idx) % width])
@@ -428,44 +500,34 @@ class Tablebases:
     def probe(self, pos) -> ProbeResult:
         """Result for the side to move of a Position (or of a FEN string)."""
         if isinstance(pos, str):
-            from ..game import game_of_fen
-            game = game_of_fen(pos)
-            if game is not None and game.name not in self.games and self.for_game(game.name) is not None:
-                return self.for_game(game.name).probe(pos)
-            from ..xiangqi.position import Position
-            pos = Position(pos)
-        elif getattr(getattr(pos, "game", None), "name", None) not in (None,) + tuple(self.games):
-            other = self.for_game(pos.game.name)
-            return other.probe(pos) if other is not None else ProbeResult("unknown")
-        return ProbeResult.from_code(self.probe_code(pos.board, pos.side))
+            pos = self.position(pos)
+        return ProbeResult.from_code(self.position_code(pos))
 
     def best_move(self, pos) -> Optional[str]:
         """The move the tables recommend: fastest mate when winning, slowest when losing, a drawing move when
         drawn (rule-decided results after real mates).  None if the position is not in the tables or has no
         legal move.  Captures are looked up in the smaller tables."""
-        from ..xiangqi.notation import move_name
         ranked = self.rank_moves(pos)
-        return move_name(ranked[0][1]) if ranked else None
+        return self.move_name(ranked[0][1]) if ranked else None
 
     def rank_moves(self, pos, disk: bool = True):
         """[(score, move, ProbeResult of the position after it)], best first; [] if the position is unknown.
         ``disk`` False: only what the cache holds (a child not there is "unknown")."""
-        from ..xiangqi.movegen import gives_check
-        here = self.probe_code(pos.board, pos.side, disk)
+        here = self.position_code(pos, disk)
         if here < 0:
             return []
         out = []
         for m in pos.legal_moves():
-            check = bool(gives_check(pos.board, pos.st, np.int32(m)))
+            check = self.gives_check(pos, m)
             pos.push(m)
-            code = self.probe_code(pos.board, pos.side, disk)
+            code = self.position_code(pos, disk)
             pos.pop()
-            out.append((_move_score(code, check), m, ProbeResult.from_code(code)))
+            out.append((move_score(code, check), m, ProbeResult.from_code(code)))
         out.sort(key=lambda x: -x[0])
         return out
 
 
-def _move_score(child: int, check: bool) -> int:
+def move_score(child: int, check: bool) -> int:
     """How good a move is for the mover, from the code of the position after it (opponent to move)."""
     if child < 0 or child == ILLEGAL:
         return -1                                    # unknown: below any known draw
@@ -482,17 +544,6 @@ def _move_score(child: int, check: bool) -> int:
     return 0
 
 
-def open_tables(paths: str = "", memory_mb: float = None) -> Optional[Tablebases]:
-    """The tables a user asked for: ``paths`` as ``Tablebases`` takes them, or "" for the project's default
-    directory (None when that does not exist: no tables, and nothing to complain about)."""
-    from . import DEFAULT_CACHE_MB, default_directory
-    if not paths:
-        paths = default_directory()
-        if not paths.is_dir():
-            return None
-    return Tablebases(paths, memory_mb=DEFAULT_CACHE_MB if memory_mb is None else memory_mb)
-
-
 def split_paths(directory) -> list[Path]:
     """Directories from None, a path, a list of paths, or a ``;``/path-separator separated string."""
     if directory is None:
@@ -506,7 +557,7 @@ def split_paths(directory) -> list[Path]:
 
 
 def no_tablebases() -> Tablebases:
-    """An object with no tables (every probe UNKNOWN): what the search holds when tables are off."""
+    """An object with no tables (every probe UNKNOWN)."""
     return Tablebases(None, memory_mb=0)
 
 
@@ -514,13 +565,3 @@ def arrays_type():
     """numba type of ``Tablebases.arrays`` (for explicit kernel signatures, see engine.alphabeta)."""
     from numba import typeof
     return typeof(no_tablebases().arrays)
-
-
-@njit(cache=True, nogil=True)
-def tb_probe_st(tb, board, st, allow_disk):
-    """``tb_probe`` in the search's terms: (found, wdl, plies) for the side to move ``st[ST_SIDE]``;
-    ``plies`` is the distance to mate (-1 for draws and rule-decided results)."""
-    code = tb_probe(tb, board, st[0], allow_disk)
-    if code < 0 or code == ILLEGAL:
-        return False, 0, -1
-    return True, code_wdl(code), code_plies(code)

@@ -1,4 +1,4 @@
-"""One xiangqi table built by several Ray workers: its index cut into slices, each held by an actor
+"""One table built by several Ray workers: its index cut into slices, each held by an actor
 (``TableSlice``: the values, counters and capture levels of its entries, 5 bytes an entry), the retrograde
 passes run as waves of tasks.  No machine ever holds the whole table.
 
@@ -6,8 +6,8 @@ passes run as waves of tasks.  No machine ever holds the whole table.
   reach it through the object store).
 * **A level** is one wave: each actor finds its events (entries settled at the previous distance) and their
   predecessors; those in its own slice it settles at once, the others it sends, grouped by the slice that
-  holds them, to their actors, which settle them next (``_settle_all``); then the capture levels due
-  (``_sched_scan``).  Settling commutes within a level, so the values are exactly those of the one-machine
+  holds them, to their actors, which settle them next (``settle_all``); then the capture levels due
+  (``sched_scan``).  Settling commutes within a level, so the values are exactly those of the one-machine
   generator (``generate_table``), whatever order the messages arrive in.
 * **The perpetual-check pass** (:mod:`engine.egtb.rule`) is made of the same kind of waves -- each step
   pushes to predecessors, those of other slices as messages -- with a counter and a flag an entry in place
@@ -17,7 +17,9 @@ passes run as waves of tasks.  No machine ever holds the whole table.
   (a task of its own, which holds no CPU while it waits) puts the header and the chunk table in front.  The
   bytes are those of a local build.
 
-Only xiangqi tables are sliced; chess tables are built whole by one worker.
+The generator's kernels are the game's (``game.table_generator()``: ``init_range``, ``propagate``,
+``settle_all``, ``sched_scan``, ``capture_tables``, ``rule_step``): a game whose tables can be sliced (its
+``SLICEABLE``: xiangqi's) has a generator of this form; chess tables are built whole by one worker.
 """
 from __future__ import annotations
 
@@ -29,13 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..game import game_named
 from .build import BuildRecord
-from .cluster_build import unpack_tables
-from .generate import BuildStats, _init_range, _propagate, _sched_scan, _settle_all, capture_tables
-from .index import parse_material
-from .levels import run_levels
-from .rule import has_rule_results, _rule_receive, _rule_scan, _rule_step, rule_pass
-from .store import (HEADER_SIZE, SUFFIX, TableFile, encode_chunks, max_distance, table_parts, table_path,
+from .levels import BuildStats, run_levels
+from .rule import has_rule_results, rule_pass, rule_receive, rule_scan
+from .store import (HEADER_SIZE, TableFile, encode_chunks, max_distance, table_parts, table_path, unpack_tables,
                     widest_code)
 
 
@@ -46,7 +46,7 @@ def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
     return [(lo * chunk, min(size, (lo + per) * chunk)) for lo in range(0, chunks, per)]
 
 
-def _smaller_tables(material, dep_names: list, dep_files: list) -> tuple[tuple, Path]:
+def _smaller_tables(game, material, dep_names: list, dep_files: list) -> tuple[tuple, Path]:
     """The arrays of ``capture_tables`` for an actor, and the file behind them: the smaller tables' values,
     decompressed once per machine into one raw file (2 bytes an entry) that every actor there maps, so that
     the operating system shares its pages among them and reads in what the captures touch -- an actor needs
@@ -59,27 +59,30 @@ def _smaller_tables(material, dep_names: list, dep_files: list) -> tuple[tuple, 
     if subs and not path.exists():
         tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
         with tempfile.TemporaryDirectory(prefix="shuai-slice-") as d:
-            unpack_tables(d, SUFFIX, dep_names, dep_files)
+            parts = game.tables()
+            unpack_tables(d, parts.SUFFIX, dep_names, dep_files)
             with open(tmp, "wb") as out:
                 for sub in subs:
-                    with TableFile(table_path(d, sub.name)) as f:
+                    with TableFile(table_path(d, sub.name, parts.SUFFIX), parts.MAGIC) as f:
                         for i in range(f.nchunks):
                             out.write(f.read_chunk(i).tobytes())
         os.replace(tmp, path)           # another actor of this machine may have done the same: equal bytes
     # copy-on-write: the same (writable) array type as a table in memory, so the kernels are not compiled again
     values = np.memmap(path, np.uint16, "c") if subs else None
-    return capture_tables(material, None, values), path
+    return game.table_generator().capture_tables(material, None, values), path
 
 
 class TableSlice:
     """The entries [lo, hi) of a table under construction (a Ray actor)."""
 
-    def __init__(self, name: str, lo: int, hi: int, bounds: list, dep_names: list, *dep_files):
-        self.material = parse_material(name).canonical()[0]
+    def __init__(self, game_name: str, name: str, lo: int, hi: int, bounds: list, dep_names: list, *dep_files):
+        game = game_named(game_name)
+        self.gen = game.table_generator()
+        self.material = game.tables().parse_material(name).canonical()[0]
         self.spec, self.slot_pieces = self.material.spec(), self.material.slot_pieces()
         self.lo, self.hi = lo, hi
         self.starts = np.array([b[0] for b in bounds], np.int64)
-        self.subs, self.subs_path = _smaller_tables(self.material, dep_names, dep_files)
+        self.subs, self.subs_path = _smaller_tables(game, self.material, dep_names, dep_files)
         n = hi - lo
         self.vals = np.zeros(n, np.uint16)
         self.counter = np.zeros(n, np.uint8)
@@ -88,23 +91,23 @@ class TableSlice:
 
     def init(self) -> int:
         """Pass 1 over the slice; the largest capture level it scheduled."""
-        return int(_init_range(self.spec, self.vals, self.counter, self.sched, self.lo, self.lo, self.hi,
+        return int(self.gen.init_range(self.spec, self.vals, self.counter, self.sched, self.lo, self.lo, self.hi,
                                *self.subs))
 
     def propagate(self, level: int) -> list:
         """The slice's events of ``level``: [positions settled here, then the predecessor indices for each
         slice, in slice order (none for this one)]."""
-        settled, self.out, n = _propagate(self.spec, self.slot_pieces, self.vals, self.counter, self.sched,
+        settled, self.out, n = self.gen.propagate(self.spec, self.slot_pieces, self.vals, self.counter, self.sched,
                                           self.lo, self.lo, self.hi, level, self.out)
         return [int(settled)] + self._by_slice(self.out[:n])
 
     def settle(self, level: int, *parts) -> int:
         """The predecessors the other slices found in this one."""
-        return sum(int(_settle_all(self.vals, self.counter, self.sched, self.lo, part, level))
+        return sum(int(self.gen.settle_all(self.vals, self.counter, self.sched, self.lo, part, level))
                    for part in parts if part.size)
 
     def sched_scan(self, level: int) -> int:
-        return int(_sched_scan(self.vals, self.counter, self.sched, level, 0, self.vals.shape[0]))
+        return int(self.gen.sched_scan(self.vals, self.counter, self.sched, level, 0, self.vals.shape[0]))
 
     def rule_begin(self) -> bool:
         """Trade the levels' arrays for the rule pass's (two counters and a flag an entry); do the smaller
@@ -116,18 +119,18 @@ class TableSlice:
 
     def rule_step(self, step: int, checker: int, code: int) -> list:
         """A step of the rule pass over the slice: [positions taken, then the messages for each slice]."""
-        taken, self.out, n = _rule_step(self.spec, self.slot_pieces, self.vals, self.cnt, self.ways, self.flag,
+        taken, self.out, n = self.gen.rule_step(self.spec, self.slot_pieces, self.vals, self.cnt, self.ways, self.flag,
                                         self.lo, self.lo, self.hi, step, checker, code, *self.subs, self.out)
         return [int(taken)] + self._by_slice(self.out[:n], 4)
 
     def rule_receive(self, step: int, *parts) -> int:
         for part in parts:
             if part.size:
-                _rule_receive(self.vals, self.cnt, self.ways, self.flag, self.lo, part, step)
+                rule_receive(self.vals, self.cnt, self.ways, self.flag, self.lo, part, step)
         return 0
 
     def rule_scan(self, scan: int, checker: int, order: int) -> int:
-        return int(_rule_scan(self.vals, self.cnt, self.ways, self.flag, self.material.npos, self.lo, self.lo,
+        return int(rule_scan(self.vals, self.cnt, self.ways, self.flag, self.material.npos, self.lo, self.lo,
                               self.hi, scan, checker, order))
 
     def summary(self) -> tuple[int, int]:
@@ -176,11 +179,11 @@ class SlicedRuleTable:
         return sum(self.ray.get([a.rule_scan.remote(scan, checker, order) for a in self.actors]))
 
 
-def build_sliced(ray, material, dep_names: list, dep_files: list, slices: int, chunk: int, rule: bool = True,
+def build_sliced(ray, game, material, dep_names: list, dep_files: list, slices: int, chunk: int, rule: bool = True,
                  progress=None) -> tuple[list, BuildRecord]:
-    """Build ``material`` (canonical) with ``slices`` actors, each given the smaller tables as ``dep_files``
-    (their bytes, in the order of ``dep_names``).  Returns (the byte strings of its file, its record): the same
-    file as a local build's, the values never gathered in one place."""
+    """Build ``material`` (canonical, of the Game ``game``) with ``slices`` actors, each given the smaller tables
+    as ``dep_files`` (their bytes, in the order of ``dep_names``).  Returns (the byte strings of its file, its
+    record): the same file as a local build's, the values never gathered in one place."""
     t0, c0 = time.perf_counter(), time.process_time()
     report = progress or (lambda f, t: None)
     stats = BuildStats()
@@ -195,7 +198,7 @@ def build_sliced(ray, material, dep_names: list, dep_files: list, slices: int, c
     ray.get(group.ready())
     actor = ray.remote(num_cpus=1, max_restarts=0)(TableSlice)
     actors = [actor.options(scheduling_strategy=PlacementGroupSchedulingStrategy(group, i))
-              .remote(material.name, lo, hi, bounds, dep_names, *refs) for i, (lo, hi) in enumerate(bounds)]
+              .remote(game.name, material.name, lo, hi, bounds, dep_names, *refs) for i, (lo, hi) in enumerate(bounds)]
     try:
         max_sched = max(ray.get([a.init.remote() for a in actors]))
         report(0.3, "init")
@@ -222,7 +225,8 @@ def build_sliced(ray, material, dep_names: list, dep_files: list, slices: int, c
         for a in actors:
             ray.kill(a)
         remove_placement_group(group)
-    parts = table_parts(material.name, material.size, material.npos, chunk, value_bytes, max_dist, rule, blobs)
+    parts = table_parts(material.name, material.size, material.npos, chunk, value_bytes, max_dist, rule, blobs,
+                        game.tables().MAGIC)
     report(1.0, "done")
     cpu = time.process_time() - c0 + sum(c for _, c in encoded)
     return parts, BuildRecord(material.name, material.size, time.perf_counter() - t0, sum(len(b) for b in parts), cpu,

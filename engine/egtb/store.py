@@ -1,10 +1,12 @@
-"""Table files: one file ``<MATERIAL>.xtb`` per canonical material, stored in independently readable chunks,
-don't-care entries coded into the runs around them, every part checksummed.
+"""Table files: one file ``<MATERIAL><suffix>`` per canonical material, stored in independently readable chunks,
+don't-care entries coded into the runs around them, every part checksummed.  The format is the same for every
+game; each game's tables have their own suffix and magic (``engine.<game>.tables``: ``.xtb`` b"SHUAIXTB" for
+xiangqi, ``.ctb`` b"SHUAICTB" for chess), so that one directory holds both.
 
 Layout (little endian)::
 
     header (HEADER_SIZE bytes)
-      magic        8s   b"SHUAIXTB" (chess tables, ``<name>.ctb``: b"SHUAICTB", see ``chess_probe``)
+      magic        8s   the game's magic
       version      u16  FORMAT_VERSION
       value_bytes  u8   1 or 2: width of a value code (see engine.egtb.codes: 0 draw, 2 + d plies, ...)
       flags        u8   bit 0: perpetual-check pass applied
@@ -28,7 +30,7 @@ and keeps it when it is smaller.  (Measured on KRNvKB and KCPvKAA at 8192 entrie
 under zstandard is 15-25 % *larger* on typical chunks, smaller on only 1-2 % of them -- zstandard already codes
 runs -- hence the choice per chunk.)  Decoding is one ``np.frombuffer`` or ``np.repeat``.
 
-Files are written to ``<name>.xtb.tmp<pid>`` and renamed into place, so an interrupted build (even ``kill -9``)
+Files are written to ``<name><suffix>.tmp<pid>`` and renamed into place, so an interrupted build (even ``kill -9``)
 never leaves a broken table behind; the next build deletes the temporaries of dead processes.  Readers check
 magic, version, header and table checksums and the file length when they open a file, and each chunk's checksum
 when they read it; any failure raises :class:`TableError` with a message that names the file.
@@ -46,9 +48,7 @@ import numpy as np
 
 from .codes import DIST0, ILLEGAL, RULE_BASE
 
-MAGIC = b"SHUAIXTB"
 FORMAT_VERSION = 1
-SUFFIX = ".xtb"
 HEADER = struct.Struct("<8sHBB24sQQIIHHII")
 HEADER_SIZE = HEADER.size
 CHUNK_ENTRY = struct.Struct("<QII")
@@ -63,8 +63,15 @@ class TableError(Exception):
     """A table file that cannot be used: missing, truncated, corrupt, or of another format."""
 
 
-def table_path(directory, name: str, suffix: str = SUFFIX) -> Path:
+def table_path(directory, name: str, suffix: str) -> Path:
     return Path(directory) / f"{name}{suffix}"
+
+
+def unpack_tables(directory, suffix: str, names: list, files) -> None:
+    """Write table files handed over as bytes (``files``, in the order of ``names``; a Ray task's smaller
+    tables) into ``directory``, where a builder reads them."""
+    for name, data in zip(names, files):
+        table_path(directory, name, suffix).write_bytes(data)
 
 
 def max_distance(values: np.ndarray) -> int:
@@ -127,9 +134,9 @@ def decode_chunk(data: bytes, value_bytes: int, entries: int, dctx) -> np.ndarra
     return out
 
 
-def remove_stale_temporaries(directory, suffix: str = SUFFIX) -> list[Path]:
-    """Delete the ``<name>.xtb.tmp<pid>`` files (``suffix``: another game's tables) left by builds that were
-    killed (their process is gone); a running build's file is kept.  Returns what was deleted."""
+def remove_stale_temporaries(directory, suffix: str) -> list[Path]:
+    """Delete the ``<name><suffix>.tmp<pid>`` files left by builds that were killed (their process is gone); a
+    running build's file is kept.  Returns what was deleted."""
     removed = []
     for tmp in Path(directory).glob(f"*{suffix}.tmp*"):
         pid = tmp.name.rpartition(".tmp")[2]
@@ -181,7 +188,7 @@ def encode_chunks(values: np.ndarray, value_bytes: int, chunk: int = DEFAULT_CHU
 
 
 def table_parts(name: str, size: int, npos: int, chunk: int, value_bytes: int, max_dist: int, rule_applied: bool,
-                blobs: list, magic: bytes = MAGIC) -> list:
+                blobs: list, magic: bytes) -> list:
     """The byte strings of a table file (header, chunk table, chunks) around its encoded chunks."""
     table = bytearray()
     offset = HEADER_SIZE + len(blobs) * CHUNK_ENTRY.size
@@ -194,10 +201,10 @@ def table_parts(name: str, size: int, npos: int, chunk: int, value_bytes: int, m
     return [head, bytes(table), *blobs]
 
 
-def write_table(path, name: str, values: np.ndarray, npos: int, chunk: int = DEFAULT_CHUNK,
-                rule_applied: bool = True, threads: int = 2, magic: bytes = MAGIC) -> int:
-    """Write ``values`` (uint16 codes) as a table file, atomically; returns the file size in bytes.
-    ``magic``: the game's file magic (xiangqi ``MAGIC``; chess tables use their own, see ``chess_probe``)."""
+def write_table(path, name: str, values: np.ndarray, npos: int, magic: bytes, chunk: int = DEFAULT_CHUNK,
+                rule_applied: bool = True, threads: int = 2) -> int:
+    """Write ``values`` (uint16 codes) as a table file with the game's ``magic``, atomically; returns the file
+    size in bytes."""
     values = np.asarray(values, np.uint16)
     value_bytes = 1 if widest_code(values) < 256 else 2
     parts = table_parts(name, int(values.size), npos, chunk, value_bytes, max_distance(values), rule_applied,
@@ -227,7 +234,7 @@ def write_atomically(path, parts) -> None:
 class TableFile:
     """An open table file: header and chunk table read and checked at once, chunks read on demand."""
 
-    def __init__(self, path, magic: bytes = MAGIC):
+    def __init__(self, path, magic: bytes):
         self.path = Path(path)
         self.magic = magic
         try:

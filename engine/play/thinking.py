@@ -32,10 +32,10 @@ class Thinker:
     """Owns the engine's Searcher for the whole session (its hash table survives between moves)."""
 
     def __init__(self, out, style: Style, hash_mb: int, tablebases: bool = True):
-        from ..egtb.probe import open_tables
+        from ..egtb.tableset import open_tables
         from ..search import Searcher
         self.searcher = Searcher(hash_mb)
-        tables = open_tables() if tablebases else None      # the project's (xiangqi) tablebases/, if built
+        tables = open_tables() if tablebases else None      # the project's tablebases/, if built
         self.searcher.set_tablebases(tables)
         self.out = out
         for msg in tables.take_errors() if tables is not None else ():

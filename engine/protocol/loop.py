@@ -188,7 +188,7 @@ class Loader:
             finished.wait(600)
             searcher.wait()
             searcher.new_game()
-            from ..egtb.probe import open_tables
+            from ..egtb.tableset import open_tables
             self.engine = Engine(searcher, self.position_class, Limits, SearchResult, run_perft, open_tables,
                                  applied={"hash_mb": hash_mb})
         except BaseException as e:      # noqa: BLE001 -- reported to the GUI; the engine keeps answering

@@ -7,7 +7,7 @@ are ever imported.
 from numba import njit
 
 from .. import alphabeta, perft as _perft
-from ..egtb.probe import ILLEGAL as TB_ILLEGAL, arrays_type as tables_type, tb_probe, tb_score  # noqa: F401
+from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
 from ..kernel import instantiate, move_from, move_to
 from ..scores import MATE_SCORE, NO_SCORE
 from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, PIECE_CODES, NSQ,  # noqa: F401
@@ -18,6 +18,7 @@ from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
 from .repetition import repetition_score  # noqa: F401
 from .see import see_ge as _see_ge
+from .tables.probe import tb_probe
 
 HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
@@ -91,10 +92,7 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
     quietly is in the tables only if its parent was, and that one returned), else NO_SCORE."""
     if hist[st[ST_PLY] - 1, H_CAPTURED] == 0:
         return NO_SCORE
-    code = tb_probe(tb, board, st[ST_SIDE], allow_disk)
-    if code < 0 or code == TB_ILLEGAL:
-        return NO_SCORE
-    return tb_score(code, ply)
+    return tb_node_score(tb_probe(tb, board, st[ST_SIDE], allow_disk), ply)
 
 
 search = instantiate(alphabeta.TEMPLATE, globals(), NAME)      # search.pvs, search.qsearch ...

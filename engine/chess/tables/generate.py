@@ -1,5 +1,5 @@
 """Retrograde generation of a chess table: win / loss with the distance to mate in plies, or draw, for both sides
-to move (the chess counterpart of :mod:`.generate`).
+to move (the chess counterpart of :mod:`engine.xiangqi.tables.generate`).
 
 **Rules.**  Checkmate: the side to move has lost (distance 0); stalemate: a draw.  Moves that change the material
 -- captures, promotions (to Q, R, B or N), promotions with capture -- lead into smaller or other tables, built
@@ -31,7 +31,7 @@ move is in check), ``2 + d``: the game ends by mate in ``d`` plies, odd ``d`` a 
    levels stop when one settles nothing and no scheduled level is ahead.  What is left is a draw.
 
 Symmetry needs no care: the index maps every board to the one stored representative of its class (see
-``chess_index.encode_slots``), so the predecessors of the decoded board of an event stand for those of every
+``index.encode_slots``), so the predecessors of the decoded board of an event stand for those of every
 board of its class.
 
 **Threads.**  Kernels are ``nogil``: the initialisation in slices over both cores; in phase (a) the events of
@@ -41,21 +41,22 @@ depend on the interleaving.
 """
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
 
-from ..chess.bitboard import KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bishop_attacks, lsb, rook_attacks
-from ..chess.board import SQUARE_BIT, move_target, promoted_piece
-from ..chess.constants import (NSQ, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WHITE, BLACK_BIT, ST_SIDE, ST_KING,
-                               ST_EP, ST_BB, ST_OCC, ST_LEN, MAX_MOVES)
-from ..chess.movegen import GEN_ALL, generate, in_check, is_attacked, is_legal
-from ..kernel import move_from, pack_move
-from .chess_index import MAX_SLOTS, ChessMaterial, decode, encode_board, encode_slots
-from .codes import DIST0, DRAW, ILLEGAL
-from .levels import run_levels
+from ...egtb import codes
+from ...egtb.codes import DIST0, DRAW, ILLEGAL
+from ...egtb.levels import BuildStats, run_init, run_levels, smaller_tables, split_range
+from ...egtb.material import MAX_SLOTS
+from ...kernel import move_from, pack_move
+from ..bitboard import KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bishop_attacks, lsb, rook_attacks
+from ..board import SQUARE_BIT, move_target, promoted_piece
+from ..constants import (NSQ, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WHITE, BLACK_BIT, ST_SIDE, ST_KING, ST_EP,
+                         ST_BB, ST_OCC, ST_LEN, MAX_MOVES)
+from ..movegen import GEN_ALL, generate_legal, in_check, is_attacked, is_legal
+from .index import Material, decode, encode_board, encode_slots
 
 FINAL = 0xFFFF                  # sched of a stalemate: a draw that no level may change
 NO_LIMIT = 1 << 30
@@ -89,15 +90,7 @@ def _known(code, lim):
     return DRAW
 
 
-@njit(cache=True, inline="always")
-def _goodness(code):
-    """Order of codes for their side to move: faster wins first, then draws, slower losses before faster."""
-    if code >= DIST0:
-        d = code - DIST0
-        if d % 2 == 1:
-            return 1_000_000 - d
-        return -1_000_000 + d
-    return 0
+goodness = njit(cache=True, inline="always")(codes.goodness)
 
 
 @njit(cache=True, inline="always")
@@ -164,7 +157,7 @@ def _ep_combine(board, psq, s, nslots, slot_pieces, side, frm, to, plain, lim, s
         if e >= DIST0:
             c = e + 1                                 # the mover's result d: the capturer's d + 1
         c = _known(c, lim)
-        if _goodness(c) > _goodness(best):
+        if goodness(c) > goodness(best):
             best = c
     board[to] = 0
     board[frm] = piece
@@ -208,16 +201,11 @@ def _verify(q, level, spec, slot_pieces, vals, psq, board, st, st2, moves, sub_s
     nslots = spec[3]
     side = decode(q, spec, psq, board)
     _setup_st(psq, nslots, slot_pieces, side, st)
-    n = generate(board, st, moves, GEN_ALL)
-    checked = in_check(board, st)
+    legal = generate_legal(board, st, moves, GEN_ALL)
     want_win = level % 2 == 1
     lim = level - 1
-    legal = 0
-    for i in range(n):
+    for i in range(legal):
         m = moves[i]
-        if not is_legal(board, st, m, checked):
-            continue
-        legal += 1
         c = _child_code(board, st, psq, nslots, slot_pieces, side, m, lim, spec, vals, st2, sub_specs, sub_vals,
                         sub_off, sub_map, sub_flip, work)
         if c == BAD_CHILD:
@@ -239,8 +227,8 @@ def _buffers():
 
 
 @njit(cache=True, nogil=True)
-def _init_range(spec, slot_pieces, vals, sched, epflag, lo, hi, sub_specs, sub_vals, sub_off, sub_map, sub_flip,
-                out):
+def init_range(spec, slot_pieces, vals, sched, epflag, lo, hi, sub_specs, sub_vals, sub_off, sub_map, sub_flip,
+               out):
     """Pass 1 over indices [lo, hi).  ``out`` receives (largest level scheduled, bad children)."""
     psq, board, st, st2, moves, work = _buffers()
     nslots = spec[3]
@@ -258,18 +246,13 @@ def _init_range(spec, slot_pieces, vals, sched, epflag, lo, hi, sub_specs, sub_v
         if is_attacked(st, psq[side ^ 1], side):
             vals[idx] = ILLEGAL
             continue
-        n = generate(board, st, moves, GEN_ALL)
-        checked = in_check(board, st)
-        legal = 0
+        legal = generate_legal(board, st, moves, GEN_ALL)
         win_level = 0
         loss_level = 0
         draw_exit = False
         flag = 0
-        for i in range(n):
+        for i in range(legal):
             m = moves[i]
-            if not is_legal(board, st, m, checked):
-                continue
-            legal += 1
             frm = move_from(m)
             to = move_target(m)
             piece = board[frm]
@@ -302,7 +285,7 @@ def _init_range(spec, slot_pieces, vals, sched, epflag, lo, hi, sub_specs, sub_v
                     max_sched = c - DIST0 + 1
         epflag[idx] = flag
         if legal == 0:
-            if checked:
+            if in_check(board, st):
                 vals[idx] = DIST0
                 sched[idx] = 0
             else:
@@ -353,8 +336,8 @@ def _unmove_origins(kind, colour, sq, occ):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(spec, slot_pieces, vals, sched, epflag, ev_side, level, sub_specs, sub_vals, sub_off, sub_map,
-               sub_flip, out):
+def propagate(spec, slot_pieces, vals, sched, epflag, ev_side, level, sub_specs, sub_vals, sub_off, sub_map,
+              sub_flip, out):
     """Phase (a) of ``level``: events are the positions of ``ev_side`` to move settled at ``level - 1``; their
     predecessors (the other side to move) are settled (odd level) or verified (even).  Flagged predecessors are
     left to phase (b).  ``out``: (settled, bad children)."""
@@ -406,8 +389,8 @@ def _propagate(spec, slot_pieces, vals, sched, epflag, ev_side, level, sub_specs
 
 
 @njit(cache=True, nogil=True)
-def _scheduled(spec, slot_pieces, vals, sched, epflag, level, lo, hi, sub_specs, sub_vals, sub_off, sub_map,
-               sub_flip, out):
+def scheduled(spec, slot_pieces, vals, sched, epflag, level, lo, hi, sub_specs, sub_vals, sub_off, sub_map,
+              sub_flip, out):
     """Phase (b) of ``level`` over [lo, hi): positions scheduled for this level and flagged positions."""
     vpsq, vboard, st, st2, moves, work = _buffers()
     settled = 0
@@ -430,36 +413,12 @@ def _scheduled(spec, slot_pieces, vals, sched, epflag, level, lo, hi, sub_specs,
 # Driver
 # ----------------------------------------------------------------------------------------------------------------
 
-class BuildStats:
-    def __init__(self):
-        self.levels = 0
-        self.seconds = 0.0
-        self.rule_changed = 0
-
-
-def _split(n, parts):
-    step = max(1, -(-n // parts))
-    return [(i, min(n, i + step)) for i in range(0, n, step)]
-
-
-def transition_tables(material: ChessMaterial, load_sub):
-    """Arrays describing where each material-changing move leads: ``sub_map[captured * 16 + promoted]`` = the
-    smaller table's number (-1: a material no side can mate with, a draw; -2: impossible), ``sub_flip`` whether
-    its colours are swapped; the tables' specs and values (concatenated, with offsets)."""
+def transition_tables(material: Material, load_sub):
+    """The smaller tables (``engine.egtb.levels.smaller_tables``: specs, values, offsets) and where each
+    material-changing move leads: ``sub_map[captured * 16 + promoted]`` = the smaller table's number (-1: a
+    material no side can mate with, a draw; -2: impossible), ``sub_flip`` whether its colours are swapped."""
+    specs, sub_vals, offsets = smaller_tables(material, load_sub)
     subs = material.subtables()
-    specs = np.zeros((max(1, len(subs)), len(material.spec())), np.int64)
-    arrays = []
-    offsets = np.zeros(max(1, len(subs)), np.int64)
-    off = 0
-    for i, sub in enumerate(subs):
-        specs[i] = sub.spec()
-        vals = load_sub(sub)
-        if vals.shape[0] != sub.size:
-            raise ValueError(f"table {sub.name} has {vals.shape[0]} entries, expected {sub.size}")
-        arrays.append(vals)
-        offsets[i] = off
-        off += vals.shape[0]
-    sub_vals = np.concatenate(arrays).astype(np.uint16) if arrays else np.zeros(1, np.uint16)
     sub_map = np.full(256, -2, np.int64)
     sub_flip = np.zeros(256, np.bool_)
     for captured, promoted, after in material.transitions():
@@ -470,17 +429,16 @@ def transition_tables(material: ChessMaterial, load_sub):
     return specs, sub_vals, offsets, sub_map, sub_flip
 
 
-def generate_chess_table(material: ChessMaterial, load_sub, progress=None, threads: int = 2):
+def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: bool = False):
     """Build the values of ``material`` (canonical).  ``load_sub(material)`` returns a smaller table's values;
-    ``progress(fraction, text)`` is called now and then.  Returns (values uint16[size], BuildStats)."""
+    ``progress(fraction, text)`` is called now and then; ``rule``: chess has no rule pass (only False).
+    Returns (values uint16[size], BuildStats)."""
+    if rule:
+        raise ValueError("chess tables have no perpetual-check pass")
     if not material.is_canonical():
         raise ValueError(f"{material.name} is not canonical")
-    t0 = time.perf_counter()
     stats = BuildStats()
-    spec = material.spec()
-    slot_pieces = material.slot_pieces()
-    size = material.size
-    npos = material.npos
+    spec, slot_pieces, size = material.spec(), material.slot_pieces(), material.size
     vals = np.zeros(size, np.uint16)
     sched = np.zeros(size, np.uint16)
     epflag = np.zeros(size, np.uint8)
@@ -489,27 +447,24 @@ def generate_chess_table(material: ChessMaterial, load_sub, progress=None, threa
     pool = ThreadPoolExecutor(max(1, threads))
     bad = 0
     try:
-        slices = _split(size, max(8, min(256, size // 20000 + 1)))
-        outs = [np.zeros(2, np.int64) for _ in slices]
-        futures = [pool.submit(_init_range, spec, slot_pieces, vals, sched, epflag, lo, hi, *subs, o)
-                   for (lo, hi), o in zip(slices, outs)]
-        done = 0
-        for fut, (lo, hi) in zip(futures, slices):
-            fut.result()
-            done += hi - lo
-            report(0.3 * done / size, "init")
+        outs = []                                   # each slice's (largest level scheduled, bad children)
+
+        def start(lo, hi):
+            outs.append(np.zeros(2, np.int64))
+            return pool.submit(init_range, spec, slot_pieces, vals, sched, epflag, lo, hi, *subs, outs[-1])
+        run_init(start, size, report)
         max_sched = max(int(o[0]) for o in outs)
         bad += sum(int(o[1]) for o in outs)
-        halves = _split(size, 2)
+        halves = split_range(size, 2)
 
         def one_level(level):
             nonlocal bad
             outs = [np.zeros(2, np.int64) for _ in range(2)]
-            for f in [pool.submit(_propagate, spec, slot_pieces, vals, sched, epflag, side, level, *subs, o)
+            for f in [pool.submit(propagate, spec, slot_pieces, vals, sched, epflag, side, level, *subs, o)
                       for side, o in zip((0, 1), outs)]:
                 f.result()
             outs2 = [np.zeros(2, np.int64) for _ in halves]
-            for f in [pool.submit(_scheduled, spec, slot_pieces, vals, sched, epflag, level, lo, hi, *subs, o)
+            for f in [pool.submit(scheduled, spec, slot_pieces, vals, sched, epflag, level, lo, hi, *subs, o)
                       for (lo, hi), o in zip(halves, outs2)]:
                 f.result()
             bad += sum(int(o[1]) for o in outs + outs2)
@@ -520,5 +475,5 @@ def generate_chess_table(material: ChessMaterial, load_sub, progress=None, threa
     if bad:
         raise RuntimeError(f"{material.name}: {bad} moves led to positions no table encodes")
     report(1.0, "done")
-    stats.seconds = time.perf_counter() - t0
+    stats.stop()
     return vals, stats

@@ -1,4 +1,4 @@
-"""Retrograde generation of a table: WDL and distance to mate in plies, both sides to move.
+"""Retrograde generation of a xiangqi table: WDL and distance to mate in plies, both sides to move.
 
 **Values** (``uint16`` per index, see :mod:`engine.egtb.codes`): ``DRAW`` 0, ``ILLEGAL`` 1 (don't care),
 ``2 + d`` for a result in ``d`` plies -- the parity tells who wins: odd ``d`` = the side to move mates in ``d``
@@ -22,11 +22,12 @@ perpetual-check rule (below).
    pawn step is a move inside the table like any other (the graph just has no cycle through it).  The levels
    stop when a level settles nothing and no capture level is pending.  What is left is a draw -- for now.
 3. *Perpetual check* (Asian rules: a side that checks on every move of an endless line loses, unless the
-   other side checks on every move as well).  See :mod:`engine.egtb.rule`.
+   other side checks on every move as well).  See :mod:`engine.egtb.rule` (the pass) and :mod:`.rule` (its
+   step over xiangqi's moves).
 
 **Mirror images.**  The index keeps one of a position and its left-right mirror when the general pair is
 asymmetric.  Counters must match moves exactly, so an event is processed for both boards of its class and
-an un-move counts only when the predecessor board is the stored representative (see ``_propagate``).
+an un-move counts only when the predecessor board is the stored representative (see ``moves.predecessors``).
 
 **Threads.**  Kernels are ``nogil``: the initialisation is split in ranges over both cores; in a level, the
 events of Red-to-move positions only write Black-to-move entries and vice versa, so the two halves run in
@@ -34,20 +35,21 @@ parallel without locks.
 """
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
 
-from ..kernel import move_from, move_to
-from ..xiangqi.board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT, ST_SIDE,
-                             ST_KING, ST_LEN, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
-                             HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
-from ..xiangqi.movegen import GEN_ALL, generate, is_legal, king_attacked
-from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE
-from .index import (MAX_SLOTS, MIRROR, KP_CODE, Material, decode, encode_board, encode_slots)
-from .levels import run_levels
+from ...egtb.codes import DIST0, DRAW, ILLEGAL, RULE_BASE
+from ...egtb.levels import BuildStats, collect, run_init, run_levels, smaller_tables, split_range
+from ...egtb.material import MAX_SLOTS
+from ...egtb.rule import WholeTable, rule_pass
+from ...kernel import move_from, move_to
+from ..board import NSQ, BLACK_BIT, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
+from ..movegen import GEN_ALL, generate, is_legal, king_attacked
+from .index import Material, decode
+from .moves import MAX_PREDECESSORS, capture_code, predecessors
+from .rule import rule_step
 
 DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a draw, never lost
 
@@ -56,23 +58,8 @@ DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a
 # Kernels
 # ----------------------------------------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
-def _capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, work):
-    """Value code, in the smaller table the capture leads into, of the position after ``side`` captures from
-    ``frm`` on ``to`` (the board is restored)."""
-    cap = board[to]
-    t = cap_sub[cap]
-    piece = board[frm]
-    board[to] = piece
-    board[frm] = 0
-    sidx = encode_board(board, side ^ 1, sub_specs[t], cap_flip[cap], work)
-    board[frm] = piece
-    board[to] = cap
-    return sub_vals[sub_off[t] + sidx]
-
-
 @njit(cache=True, nogil=True)
-def _init_range(spec, vals, counter, sched, base, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
+def init_range(spec, vals, counter, sched, base, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
     """Pass 1 over indices [lo, hi); the arrays hold the entries from index ``base`` on (a slice of the table,
     or all of it with ``base`` 0).  Returns the largest capture level scheduled."""
     psq = np.zeros(MAX_SLOTS, np.int64)
@@ -112,7 +99,7 @@ def _init_range(spec, vals, counter, sched, base, lo, hi, sub_specs, sub_vals, s
             if cap == 0:
                 quiet += 1
                 continue
-            v = _capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, work)
+            v = capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, work)
             if v >= DIST0 and v < RULE_BASE:
                 d = v - DIST0
                 if d % 2 == 0:            # the opponent is lost: we win in d + 1
@@ -146,49 +133,7 @@ def _init_range(spec, vals, counter, sched, base, lo, hi, sub_specs, sub_vals, s
 
 
 @njit(cache=True, inline="always")
-def _empty_origins(board, squares, blocks, blockable, allowed, out, n):
-    """Append to ``out`` the empty squares of ``squares`` (a ``-1``-terminated table row) that ``allowed`` permits
-    -- with ``blockable``, only where the matching square of ``blocks`` is empty too."""
-    for i in range(len(squares)):
-        f = squares[i]
-        if f < 0:
-            break
-        if board[f] == 0 and allowed[f] and not (blockable and board[blocks[i]] != 0):
-            out[n] = f
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _unmove_squares(board, sq, piece, out):
-    """Squares ``piece`` (standing on ``sq``) could have come from by a non-capture; returns their number."""
-    n = 0
-    kind = piece & 7
-    colour = piece >> 3
-    allowed = LEGAL_SQUARES[colour, kind]          # a soldier never stood behind its start; the others always may
-    if kind == ROOK or kind == CANNON:
-        for d in range(4):
-            for i in range(10):
-                f = RAYS[sq, d, i]
-                if f < 0 or board[f] != 0:
-                    break
-                out[n] = f
-                n += 1
-    elif kind == HORSE:
-        n = _empty_origins(board, HORSE_FROM[sq], HORSE_FROM_LEG[sq], True, allowed, out, n)
-    elif kind == PAWN:
-        n = _empty_origins(board, PAWN_FROM[colour, sq], PAWN_FROM[colour, sq], False, allowed, out, n)
-    elif kind == ELEPHANT:
-        n = _empty_origins(board, ELEPHANT_TO[sq], ELEPHANT_EYE[sq], True, allowed, out, n)
-    elif kind == ADVISOR:
-        n = _empty_origins(board, ADVISOR_TO[sq], ADVISOR_TO[sq], False, allowed, out, n)
-    else:
-        n = _empty_origins(board, KING_TO[sq], KING_TO[sq], False, allowed, out, n)
-    return n
-
-
-@njit(cache=True, inline="always")
-def _settle(vals, counter, sched, i, level, event_lost):
+def settle(vals, counter, sched, i, level, event_lost):
     """A predecessor (entry ``i`` of the arrays) of an event of this level: won when the event is lost for its
     side to move; else one way of escape fewer, lost when none is left (unless a capture is slower).  Returns
     1 when it settled the entry.  The order of the calls within a level does not matter."""
@@ -207,58 +152,8 @@ def _settle(vals, counter, sched, i, level, event_lost):
     return 0
 
 
-MAX_PREDECESSORS = 2 * 16 * 17         # both mirror images x pieces x the squares a rook can come from
-
-
-@njit(cache=True, inline="always")
-def _predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted):
-    """The predecessors of the position decoded in ``psq``/``board`` (left changed): the indices reached by
-    un-moving a piece of ``mover`` (non-captures), for both boards of its mirror class.  ``counted[k]``: the
-    predecessor board is the representative of its class -- a move into the event counts once for its stored
-    position only when restricted to these (a predecessor of the other board makes the same move mirrored).
-    Returns how many."""
-    nslots = spec[3]
-    both = (psq[0] % 9) != 4 or (psq[1] % 9) != 4          # a class of two boards: process both
-    n = 0
-    for image in range(2 if both else 1):
-        if image == 1:
-            for s in range(nslots):
-                board[psq[s]] = 0
-            for s in range(nslots):
-                psq[s] = MIRROR[psq[s]]
-                board[psq[s]] = slot_pieces[s]
-        for s in range(nslots):
-            piece = slot_pieces[s]
-            if (piece >> 3) != mover:
-                continue
-            sq = psq[s]
-            nf = _unmove_squares(board, sq, piece, froms)
-            if nf == 0:
-                continue
-            board[sq] = 0
-            for j in range(nf):
-                psq[s] = froms[j]
-                preds[n] = encode_slots(psq, spec, mover)
-                counted[n] = (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 0
-                n += 1
-            psq[s] = sq
-            board[sq] = piece
-    return n
-
-
-@njit(cache=True, inline="always")
-def _collect(out, nout, value):
-    """Append ``value`` to ``out`` (grown when full); returns (out, nout)."""
-    if nout == out.shape[0]:
-        grown = np.empty(2 * out.shape[0] + 1024, np.int64)
-        grown[:nout] = out[:nout]
-        out = grown
-    out[nout] = value
-    return out, nout + 1
-
-
 @njit(cache=True, nogil=True)
-def _propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out):
+def propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out):
     """Level ``level``: the events are the entries of [lo, hi) settled at distance ``level - 1``; their
     predecessors (the other side to move) are settled here when the arrays hold them (entries ``base`` to
     ``base + len(vals)``), else their indices are collected for the slice that holds them.  Returns (positions
@@ -279,30 +174,30 @@ def _propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out
             continue
         mover = 1 if idx < npos else 0     # the side that made the last move, to move in the predecessors
         decode(idx, spec, psq, board)
-        n = _predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted)
+        n = predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted)
         for j in range(n):
             # a win event counts once per stored board (a counter counts moves)
             if event_lost or counted[j]:
                 q = preds[j]
                 if base <= q < end:
-                    settled += _settle(vals, counter, sched, q - base, level, event_lost)
+                    settled += settle(vals, counter, sched, q - base, level, event_lost)
                 else:
-                    out, nout = _collect(out, nout, q)
+                    out, nout = collect(out, nout, q)
     return settled, out, nout
 
 
 @njit(cache=True, nogil=True)
-def _settle_all(vals, counter, sched, base, indices, level):
-    """The predecessors another slice collected (``_propagate``) for this one."""
+def settle_all(vals, counter, sched, base, indices, level):
+    """The predecessors another slice collected (``propagate``) for this one."""
     event_lost = (level - 1) % 2 == 0
     settled = 0
     for k in range(indices.shape[0]):
-        settled += _settle(vals, counter, sched, indices[k] - base, level, event_lost)
+        settled += settle(vals, counter, sched, indices[k] - base, level, event_lost)
     return settled
 
 
 @njit(cache=True, nogil=True)
-def _sched_scan(vals, counter, sched, level, lo, hi):
+def sched_scan(vals, counter, sched, level, lo, hi):
     """Positions settled by their captures at this level."""
     settled = 0
     for idx in range(lo, hi):
@@ -317,44 +212,14 @@ def _sched_scan(vals, counter, sched, level, lo, hi):
 # Driver
 # ----------------------------------------------------------------------------------------------------------------
 
-class BuildStats:
-    def __init__(self):
-        self.levels = 0
-        self.seconds = 0.0
-        self.rule_changed = 0
-        self.counts = {}
-
-
-def _split(n, parts):
-    step = -(-n // parts)
-    return [(i, min(n, i + step)) for i in range(0, n, step)]
-
-
 def capture_tables(material: Material, load_sub, sub_vals=None):
-    """Arrays describing, for each piece code that can be captured, the smaller table it leads to.
-    ``load_sub(material) -> uint16 values`` provides the smaller tables' values -- or ``sub_vals`` holds them
-    already, one after the other in the order of ``material.subtables()`` (a memory-mapped file, say)."""
+    """The smaller tables (``engine.egtb.levels.smaller_tables``: specs, values, offsets) and, for each piece
+    code that can be captured, the number of the one it leads to and whether its colours are swapped."""
+    specs, sub_vals, offsets = smaller_tables(material, load_sub, sub_vals)
     subs = material.subtables()
-    specs = np.zeros((max(1, len(subs)), len(material.spec())), np.int64)
-    offsets = np.zeros(max(1, len(subs)), np.int64)
-    off = 0
-    arrays = []
-    for i, sub in enumerate(subs):
-        specs[i] = sub.spec()
-        if sub_vals is None:
-            vals = load_sub(sub)
-            if vals.shape[0] != sub.size:
-                raise ValueError(f"table {sub.name} has {vals.shape[0]} entries, expected {sub.size}")
-            arrays.append(vals)
-        offsets[i] = off
-        off += sub.size
-    if sub_vals is None:
-        sub_vals = np.concatenate(arrays).astype(np.uint16) if arrays else np.zeros(1, np.uint16)
-    elif sub_vals.shape[0] != max(1, off):
-        raise ValueError(f"the smaller tables of {material.name} have {sub_vals.shape[0]} entries, expected {off}")
     cap_sub = np.zeros(16, np.int64)
     cap_flip = np.zeros(16, np.bool_)
-    for colour, kind, after in material.captures():
+    for colour, kind, after in material.transitions():
         canon, flip = after.canonical()
         cap_sub[colour * BLACK_BIT + kind] = subs.index(canon)
         cap_flip[colour * BLACK_BIT + kind] = flip
@@ -364,12 +229,8 @@ def capture_tables(material: Material, load_sub, sub_vals=None):
 def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: bool = True):
     """Build the values of ``material`` (canonical).  ``load_sub(material)`` returns the values of a smaller
     table; ``progress(fraction, text)`` is called now and then.  Returns (values uint16[size], BuildStats)."""
-    t0 = time.perf_counter()
     stats = BuildStats()
-    spec = material.spec()
-    slot_pieces = material.slot_pieces()
-    size = material.size
-    npos = material.npos
+    spec, slot_pieces, size, npos = material.spec(), material.slot_pieces(), material.size, material.npos
     vals = np.zeros(size, np.uint16)
     counter = np.zeros(size, np.uint8)
     sched = np.zeros(size, np.uint16)
@@ -379,35 +240,28 @@ def generate_table(material: Material, load_sub, progress=None, threads: int = 2
     pool = ThreadPoolExecutor(max(1, threads))
     try:
         # Pass 1, in slices so that the progress bar moves.
-        slices = _split(size, max(8, min(256, size // 20000 + 1)))
-        max_sched = 0
-        done = 0
-        futures = [pool.submit(_init_range, spec, vals, counter, sched, 0, lo, hi, sub_specs, sub_vals, sub_off,
-                               cap_sub, cap_flip) for lo, hi in slices]
-        for fut, (lo, hi) in zip(futures, slices):
-            max_sched = max(max_sched, int(fut.result()))
-            done += hi - lo
-            report(0.3 * done / size, "init")
+        max_sched = max(int(r) for r in run_init(
+            lambda lo, hi: pool.submit(init_range, spec, vals, counter, sched, 0, lo, hi, sub_specs, sub_vals, sub_off,
+                                       cap_sub, cap_flip), size, report))
         # Pass 2: levels.
         no_out = np.zeros(0, np.int64)             # the whole table is here: nothing is collected
 
         def one_level(level):
             # Events of one side to move settle only entries of the other: the halves run in parallel.
-            futs = [pool.submit(_propagate, spec, slot_pieces, vals, counter, sched, 0, lo, hi, level, no_out)
+            futs = [pool.submit(propagate, spec, slot_pieces, vals, counter, sched, 0, lo, hi, level, no_out)
                     for lo, hi in ((0, npos), (npos, size))]
             settled = sum(int(f.result()[0]) for f in futs)
             if level <= max_sched:
-                futs = [pool.submit(_sched_scan, vals, counter, sched, level, lo, hi) for lo, hi in _split(size, 2)]
+                futs = [pool.submit(sched_scan, vals, counter, sched, level, lo, hi) for lo, hi in split_range(size, 2)]
                 settled += sum(int(f.result()) for f in futs)
             return settled
         stats.levels = run_levels(one_level, max_sched, report)
         counter = sched = None                      # freed before the rule pass (3 bytes an entry)
         if rule:
-            from .rule import WholeTable, rule_pass        # (it builds on this module's kernels)
-            table = WholeTable(material, vals, (sub_specs, sub_vals, sub_off, cap_sub, cap_flip), pool)
+            table = WholeTable(material, vals, (sub_specs, sub_vals, sub_off, cap_sub, cap_flip), pool, rule_step)
             stats.rule_changed = rule_pass(material, table, report)
     finally:
         pool.shutdown()
     report(1.0, "done")
-    stats.seconds = time.perf_counter() - t0
+    stats.stop()
     return vals, stats

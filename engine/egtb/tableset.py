@@ -1,0 +1,61 @@
+"""The engine's tables: every game's tables in one set of directories, opened from one setting (the
+directories and the cache size, as the protocols' ``egtbpaths``/``EGTBPath`` and ``egtbcache`` give them), with
+one list of errors.  A tool above the games: each game's tables come from its ``Game`` (``game.tablebases``);
+the search asks for those of the position it searches (``TableSet.for_game(pos.game)``)."""
+from __future__ import annotations
+
+import threading
+from typing import Optional
+
+from ..game import GAMES, game_of_fen
+from . import DEFAULT_CACHE_MB, default_directory
+from .probe import ErrorLog, ProbeResult, split_paths
+
+
+class TableSet:
+    def __init__(self, directory=None, memory_mb: float = DEFAULT_CACHE_MB):
+        """``directory``: as ``Tablebases`` takes it (None: no tables); ``memory_mb``: each game's chunk cache.
+        The tables of every game are opened at once when there are directories, so that a missing directory
+        or a broken file is reported now; without, each game's (empty) tables when first asked for."""
+        self.directories = split_paths(directory)
+        self.memory_mb = memory_mb
+        self.log = ErrorLog()
+        self._lock = threading.Lock()
+        self._tables = {}
+        if self.directories:
+            for game in GAMES:
+                self.for_game(game)
+
+    def for_game(self, game):
+        """The tables of ``game`` (a Game): its ``Tablebases``, opened on first use."""
+        with self._lock:
+            if game not in self._tables:
+                self._tables[game] = game.tablebases(self.directories, memory_mb=self.memory_mb, errors=self.log)
+            return self._tables[game]
+
+    def probe(self, pos) -> ProbeResult:
+        """Result for the side to move of a Position of any game (or of a FEN string)."""
+        if isinstance(pos, str):
+            game = game_of_fen(pos)
+            if game is None:
+                raise ValueError(f"not a FEN of any game: {pos!r}")
+            pos = game.position(pos)
+        return self.for_game(pos.game).probe(pos)
+
+    @property
+    def errors(self) -> list[str]:
+        return self.log.errors
+
+    def take_errors(self) -> list[str]:
+        """Messages not returned before (each error is reported once)."""
+        return self.log.take()
+
+
+def open_tables(paths: str = "", memory_mb: float = None) -> Optional[TableSet]:
+    """The tables a user asked for: ``paths`` as ``Tablebases`` takes them, or "" for the project's default
+    directory (None when that does not exist: no tables, and nothing to complain about)."""
+    if not paths:
+        paths = default_directory()
+        if not paths.is_dir():
+            return None
+    return TableSet(paths, memory_mb=DEFAULT_CACHE_MB if memory_mb is None else memory_mb)

@@ -1,0 +1,49 @@
+"""Xiangqi's endgame tables: the game's parts of the tables written once in :mod:`engine.egtb` (distance to mate
+in plies, both sides to move, the Asian perpetual-check rule), files ``<MATERIAL>.xtb``.
+
+* :mod:`.index`    material signatures (R N C P A B) and the index: general pairs with mirror symmetry,
+                   advisors/elephants/pawns on their own squares
+* :mod:`.probe`    the probe kernel the search calls (``tb_probe``)
+* :mod:`.moves`    captures into smaller tables and un-moves, as the generator walks them
+* :mod:`.generate` retrograde analysis by ply; :mod:`.rule` the perpetual-check pass's step
+
+This module is what ``Game.tables()`` hands out: the file suffix and magic, ``Tablebases``, the material
+parser and the sets ``shuai tb build`` knows (``Game.table_generator()`` loads the generator: the search never
+needs it).
+"""
+import numpy as np
+
+from ...egtb.probe import Tablebases as BaseTablebases
+from ..movegen import gives_check
+from ..notation import move_name
+from ..position import Position
+from .index import Material, MaterialError, parse_material  # noqa: F401
+from .probe import tb_locate
+
+SUFFIX = ".xtb"
+MAGIC = b"SHUAIXTB"
+RULE_PASS = True                # the perpetual-check pass (``shuai tb build --no-rule`` skips it)
+SLICEABLE = True                # a large table may be built in slices by several Ray workers (engine.egtb.sliced)
+
+DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
+ATTACKERS = "RNCP"
+#: Every ending with one attacking piece against any advisors and elephants.
+ONE_ATTACKER = [f"K{a}vK{d}" for a in ATTACKERS for d in DEFENDERS]
+#: Two attacking pieces against up to two defenders: the candidates ...
+TWO_ATTACKER_ALL = [f"K{a}{b}vK{d}" for i, a in enumerate(ATTACKERS) for b in ATTACKERS[i:]
+                    for d in ("", "A", "B", "AA", "AB", "BB")]
+#: ... and those that ``make tablebases`` builds (all that fit in the 30-minute budget; see tablebases/README.md).
+TWO_ATTACKER_DEFAULT = list(TWO_ATTACKER_ALL)
+DEFAULT_SET = ONE_ATTACKER + TWO_ATTACKER_DEFAULT
+#: The sets ``shuai tb build`` names by an option.
+SETS = {"default": DEFAULT_SET, "one-attacker": ONE_ATTACKER}
+
+
+class Tablebases(BaseTablebases):
+    """The xiangqi tables of a directory (or several): ``*.xtb`` files."""
+
+    suffix, magic, parse_material, locate = SUFFIX, MAGIC, staticmethod(parse_material), staticmethod(tb_locate)
+    position, move_name = staticmethod(Position), staticmethod(move_name)
+
+    def gives_check(self, pos, move: int) -> bool:
+        return bool(gives_check(pos.board, pos.st, np.int32(move)))
