@@ -1,0 +1,219 @@
+"""The shape of the house, read from the source: which module may import which, and what a game's compiled
+kernels depend on.
+
+Layers, bottom to top (an import goes down, or sideways inside one package):
+
+* the base: the move packing, the score scale, the transposition table, the template machinery, the shared
+  Position, the search and perft templates, the clock, numba's cache;
+* ``engine.game``: the registry of games (it loads a game's parts by module path, so it imports no game);
+* the table core (``engine.egtb`` modules a game's kernels reach) and the game packages (``engine.xiangqi``,
+  ``engine.chess``), each game importing only the base, the registry, the table core and itself;
+* everything else: the searcher, the protocols, the terminal game, the match runner, the tuner, the table
+  builders and the command line, which ask a ``Game`` for what differs.
+
+Imports are read with ``ast`` from every statement in a file, lazy ones inside functions included: they are
+dependencies all the same, and numba's cache locator (``engine._numba_locator``) follows them too.
+"""
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "engine"
+GAME_PACKAGES = ("engine.xiangqi", "engine.chess")
+
+BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engine.scores", "engine.tt",
+        "engine.kernel", "engine.position", "engine.timeman", "engine.alphabeta", "engine.perft"}
+FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.search", "engine.cli",
+              "engine.benchmark", "engine.warmup", "engine.cluster")
+# A table generator (and what drives one) is build-time code: no search kernel may depend on it.
+GENERATOR = re.compile(r"(generate|build|sliced|rule|levels|cli)$")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolve(name: str) -> str | None:
+    """``name`` if it is a module or package of the engine, else None."""
+    path = ROOT.joinpath(*name.split("."))
+    return name if path.with_suffix(".py").is_file() or (path / "__init__.py").is_file() else None
+
+
+def imports_of(path: Path) -> set:
+    """The engine modules that ``path`` imports, anywhere in the file."""
+    here = module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "engine"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "engine":
+                continue
+            subs = {_resolve(f"{target}.{a.name}") for a in node.names} - {None}
+            found |= subs if subs and len(subs) == len(node.names) else subs | {target}
+    return {m for m in found if _resolve(m)} - {here}
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return {module_name(p): imports_of(p) for p in ENGINE.rglob("*.py") if ".numba-cache" not in p.parts}
+
+
+def closure(graph, start):
+    seen, todo = set(), [start]
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(graph.get(m, ()))
+    return seen
+
+
+def in_package(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_the_import_graph_is_read_right(graph):
+    """The reader sees plain, relative, lazy and ``from package import module`` imports."""
+    assert "engine.alphabeta" in graph["engine.xiangqi.kernels"]          # from .. import alphabeta
+    assert "engine.xiangqi.movegen" in graph["engine.xiangqi.kernels"]    # from .movegen import ...
+    assert "engine.scores" in graph["engine.search"]                      # from .scores import ...
+    assert len(graph) > 80
+
+
+def test_no_import_circles(graph):
+    """Tarjan's strongly connected components: every one a single module."""
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    sys.setrecursionlimit(10_000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    assert circles == []
+
+
+def test_the_base_imports_only_the_base(graph):
+    wrong = {m: sorted(graph[m] - BASE) for m in BASE if graph[m] - BASE}
+    assert wrong == {}
+
+
+def test_the_registry_imports_no_game(graph):
+    assert graph["engine.game"] <= BASE
+
+
+def test_a_game_imports_no_other_game_and_no_front_end(graph):
+    for package in GAME_PACKAGES:
+        others = [p for p in GAME_PACKAGES if p != package]
+        for module in (m for m in graph if in_package(m, package)):
+            for target in graph[module]:
+                assert not any(in_package(target, p) for p in others + list(FRONT_ENDS)), (module, target)
+
+
+def test_the_table_core_imports_no_game(graph):
+    """The table modules a game's kernels reach are game-neutral."""
+    core = {m for package in GAME_PACKAGES for m in closure(graph, f"{package}.kernels")
+            if in_package(m, "engine.egtb")}
+    assert core, "the kernels probe the tables through the table core"
+    for module in core:
+        assert not any(in_package(t, p) for t in graph[module] for p in GAME_PACKAGES), module
+
+
+@pytest.mark.parametrize("package", GAME_PACKAGES)
+def test_a_games_kernels_depend_on_nothing_but_the_base_the_table_core_and_the_game(graph, package):
+    """What numba's cache stamp of a game's search covers: no other game, no front end, no table generator, no
+    tuner."""
+    reached = closure(graph, f"{package}.kernels")
+    other = [p for p in GAME_PACKAGES if p != package]
+    assert not [m for m in reached if any(in_package(m, p) for p in other + list(FRONT_ENDS))]
+    assert not [m for m in reached if GENERATOR.search(m) and m not in BASE]
+    assert f"{package}.evaluate" in reached and "engine.alphabeta" in reached
+
+
+# A string test of the game's name: `== "chess"`, `"xiangqi" !=`, `is XIANGQI`, `in ("chess", ...)` ...
+NAME_TEST = re.compile(r"""(==|!=)\s*["'](chess|xiangqi)["']|["'](chess|xiangqi)["']\s*(==|!=)"""
+                       r"""|\bis\s+(not\s+)?(XIANGQI|CHESS)\b|["'](chess|xiangqi)["']\s+(not\s+)?in\b"""
+                       r"""|\bin\s+\(\s*["'](chess|xiangqi)["']""")
+
+
+def test_no_string_test_of_the_games_name_outside_the_games():
+    """Code outside ``engine/game.py`` and the game packages asks the ``Game``, never which game it is."""
+    allowed = [ENGINE / "game.py", ENGINE / "xiangqi", ENGINE / "chess"]
+    hits = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        if any(path == a or a in path.parents for a in allowed):
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if NAME_TEST.search(line.split("#")[0]):
+                hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert hits == []
+    assert NAME_TEST.search('if game == "chess":') and NAME_TEST.search("if game is XIANGQI:")
+
+
+STAMPS = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from engine import _numba_locator as L
+    def stamps():
+        L._imports.cache_clear(); L.dependency_stamp.cache_clear()
+        return {g: L.dependency_stamp(Path(f"engine/{g}/kernels.py")) for g in ("xiangqi", "chess")}
+    before = stamps()
+    path = Path(sys.argv[1])
+    path.write_text(path.read_text() + "\\n# edited\\n")
+    after = stamps()
+    print(" ".join(g for g in before if before[g] != after[g]))
+""")
+
+
+@pytest.mark.parametrize("edited, recompiled", [
+    ("engine/chess/movegen.py", "chess"),
+    ("engine/xiangqi/movegen.py", "xiangqi"),
+    ("engine/chess/evaluate.py", "chess"),
+    ("engine/xiangqi/board.py", "xiangqi"),
+    ("engine/alphabeta.py", "xiangqi chess"),
+])
+def test_an_edit_recompiles_only_the_kernels_that_depend_on_it(tmp_path, edited, recompiled):
+    """Through the project's cache locator, on a copy of the package: the stamps of the kernels an edit
+    touches change, the other game's stay."""
+    shutil.copytree(ENGINE, tmp_path / "engine", ignore=shutil.ignore_patterns(".numba-cache", "__pycache__"))
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), SHUAI_CACHE_DIR=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, "-c", STAMPS, edited], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == recompiled.split()
