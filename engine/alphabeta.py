@@ -1,4 +1,4 @@
-"""The search kernels, written once for every game (a template, see ``engine.kernel``): principal-variation
+"""The search kernels, written once for every game (a template, see ``engine.template``): principal-variation
 alpha-beta with quiescence.
 
 Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also
@@ -19,7 +19,7 @@ Endgame tables: a node entered by a capture asks the game's ``probe_tables``; wi
 ``ctrl[C_TB_DEPTH]`` plies of search left, where nodes are few, a table chunk not yet in memory may be read from
 disk; deeper, where nodes are many, only chunks already cached are used (Stockfish's SyzygyProbeDepth).
 
-All state lives in arrays made once by the Python driver (``engine.search``):
+All state lives in arrays made once by the Python driver (``engine.searcher``):
 
 * ``ctrl`` int64[CTRL_LEN]: stop flag, node counter and limit, selective depth, table age, root results,
   the number of root moves, the tablebase disk depth and hit counter
@@ -35,7 +35,7 @@ import math
 import numpy as np
 from numba import typeof, types
 
-from .kernel import Template
+from .template import Template
 from .scores import DRAW_SCORE, INFINITE, MATE_BOUND, MATE_SCORE, NO_SCORE
 from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, new_table, score_from_tt, tt_probe, tt_store
 

@@ -8,7 +8,7 @@ from .game import DEFAULT, game_named
 
 def run_bench(depth: int = None, hash_mb: int = None, out=print, game: str = DEFAULT.name) -> tuple[int, float]:
     """Search each bench position of ``game`` (``Game.bench()``) to ``depth`` (the game's default if None)."""
-    from .search import QUICK_HASH_MB, Limits, Searcher
+    from .searcher import QUICK_HASH_MB, Limits, Searcher
     bench = game_named(game).bench()
     fens, depth = bench.FENS, depth or bench.DEPTH
     Position = game_named(game).Position

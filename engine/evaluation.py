@@ -9,14 +9,14 @@ The trace (``evaluate_trace``) is the coefficient of every parameter in the scor
 ``[0, N)`` middle-game counts and ``[N, 2N)`` ending counts, from the first player's view; then the phase and a
 flag for the terms that are not linear in the parameters (:func:`trace_layout`).
 
-``evaluate`` and ``evaluate_trace`` are template kernels (``engine.kernel``) around the game's
+``evaluate`` and ``evaluate_trace`` are template kernels (``engine.template``) around the game's
 ``_evaluate(board, st, trace)``: its evaluate module instantiates them (:func:`kernels`), so they exist once in
 the source and are compiled beside each game's evaluation.
 """
 import numpy as np
 from numba import njit
 
-from .kernel import Template, instantiate
+from .template import Template, instantiate
 
 TEMPLATE = Template(globals(), interface=("_evaluate",))
 
@@ -24,7 +24,7 @@ TEMPLATE = Template(globals(), interface=("_evaluate",))
 @TEMPLATE.kernel()
 def evaluate(board, st):
     """Static score of the position from the side to move's point of view (see the game's evaluate module)."""
-    return _evaluate(board, st, None)   # noqa: F821  (the game's, bound by engine.kernel)
+    return _evaluate(board, st, None)   # noqa: F821  (the game's, bound by engine.template)
 
 
 @TEMPLATE.kernel()

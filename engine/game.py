@@ -7,7 +7,7 @@ A game is a package under ``engine/`` with
 * ``notation``   ``move_name`` / ``parse_move`` for the protocol's coordinate moves
 * ``rules``      ``game_result(pos)``: the referee for matches and terminal play
 * ``kernels``    the numba kernels the shared search needs (``alphabeta.GAME_INTERFACE``), and the search
-                 and perft compiled for them (``engine.kernel``)
+                 and perft compiled for them (``engine.template``)
 * ``evaluate``   the evaluation, with its parameter layout (``LAYOUT``) and how the tuner writes its blocks
 * ``warm``       ``warm(pos)``: the kernels the Python edge calls, loaded before a game (``engine.warmup``)
 * ``tuning``     what the evaluation tuner needs to know of it (engine.tune);  ``bench``  ``shuai bench``'s positions

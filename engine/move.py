@@ -4,7 +4,7 @@ Seven bits a square hold xiangqi's 90 squares and chess's 64; the two bits above
 piece (game-defined; 0 for every other move).  16 bits in all, so a move fits the transposition table's uint16
 field.  The move 0 (square 0 to square 0) never happens in a game: it stands for "no move" and the null move.
 
-Plain Python, no numba: the kernels use the compiled versions of these same functions (``engine.kernel``).
+Plain Python, no numba: the kernels use the compiled versions of these same functions (``engine.moving``).
 """
 
 SQUARE_BITS = 7

@@ -2,20 +2,20 @@
 
 Leaves are counted in bulk: at depth 1 the number of legal moves is the count, as Stockfish and
 Fairy-Stockfish do, so our figures compare with theirs node for node.  The kernel is a template compiled per
-game (``engine.kernel``); ``run_perft`` finds the game's through the position.
+game (``engine.template``); ``run_perft`` finds the game's through the position.
 """
 import time
 
 import numpy as np
 from numba import typeof, types
 
-from .kernel import Template
+from .template import Template
 
 TEMPLATE = Template(globals(), ("new_state", "GEN_ALL", "generate_moves", "in_check", "is_legal", "make_move", "unmake_move"))
 
 
 def _signature(game):
-    """Recursive kernels carry one explicit signature (see ``engine.kernel``)."""
+    """Recursive kernels carry one explicit signature (see ``engine.template``)."""
     arrays = tuple(typeof(a) for a in game["new_state"]())
     return types.int64(*arrays, types.int64, typeof(perft_buffers(1, 1)), types.int64)
 

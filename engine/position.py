@@ -11,8 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-ST_SIDE, ST_PLY = 0, 1                  # the first two entries of every game's st array
-H_MOVE, H_CLOCK, H_CHECK = 0, 2, 3      # hist columns every game shares
+from .layout import H_CHECK, H_CLOCK, H_MOVE, ST_PLY, ST_SIDE
 
 
 class IllegalMoveError(ValueError):
@@ -118,8 +117,28 @@ class PositionOps:
     parse_move: Callable            # name -> packed move (NotationError for a malformed one)
     notation_error: type
 
+    @classmethod
+    def of(cls, board, movegen, notation, constants) -> "PositionOps":
+        """A game's kernels, found by their names in its modules."""
+        return cls(board.new_state, board.make_move, board.unmake_move, movegen.generate_legal, movegen.in_check,
+                   movegen.GEN_ALL, constants.MAX_MOVES, constants.MAX_HIST, notation.move_name,
+                   notation.parse_move, notation.NotationError)
+
 
 class BasePosition:
+    """A position of its game with the game's history since the FEN it was set up from; a game's subclass
+    supplies ``game``, ``ops`` and the FEN in and out.
+
+    >>> from engine.game import XIANGQI, CHESS
+    >>> pos = XIANGQI.position()
+    >>> pos.push("h2e2")
+    >>> pos.fen()
+    'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
+    >>> pos = CHESS.position()
+    >>> pos.push("e2e4")
+    >>> pos.fen()
+    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+    """
     game = None
     ops: PositionOps = None
 

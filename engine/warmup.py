@@ -8,7 +8,7 @@ def warm_all(game=None):
     from .egtb import warm as warm_tables
     from .game import DEFAULT
     from .perft import perft_count
-    from .search import search_once
+    from .searcher import search_once
     game = game or DEFAULT
     pos = game.position()
     kernels = game.kernels()

@@ -232,7 +232,7 @@ def verify_with_fsf(directory, names, count, draws, max_plies, limit):
 def bench_search(directory, names, count, movetime):
     """Won positions the tables know (distance 13-41 plies, tables of four pieces or more), searched for
     ``movetime`` seconds without tables, then with them: mates found, exact distances, time to move."""
-    from engine.search import Searcher, search_once
+    from engine.searcher import Searcher, search_once
     big = [n for n in names if parse_material(n).pieces >= 4]
     if not big or count <= 0:
         return

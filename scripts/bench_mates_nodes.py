@@ -14,7 +14,7 @@ import json
 import time
 
 from _common import DATA
-from engine.search import Searcher, search_once
+from engine.searcher import Searcher, search_once
 from engine.xiangqi.position import Position
 
 

@@ -48,7 +48,7 @@ def main():
     ap.add_argument("--min-plies", type=int, default=4)
     ap.add_argument("--max-plies", type=int, default=8)
     args = ap.parse_args()
-    from engine.search import Searcher, search_once
+    from engine.searcher import Searcher, search_once
     searcher = Searcher(16)
     seen, lines, tried = set(), [], 0
     while len(lines) < args.count:

@@ -378,7 +378,7 @@ def test_the_default_set_covers_the_named_endings():
 # ------------------------------------------------------------------------------------------------------------
 
 def chess_searcher(directory, probe_depth=1):
-    from engine.search import Searcher
+    from engine.searcher import Searcher
     searcher = Searcher(16)
     tables = TableSet(directory)
     searcher.set_tablebases(tables, probe_depth)
@@ -387,7 +387,7 @@ def chess_searcher(directory, probe_depth=1):
 
 def test_a_chess_root_in_the_tables_is_played_from_them(tbdir):
     from engine.chess.position import Position
-    from engine.search import search_once
+    from engine.searcher import search_once
     searcher, tbs = chess_searcher(tbdir)
     pos = Position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
     r = search_once(pos, depth=20, searcher=searcher)
@@ -402,7 +402,7 @@ def test_the_chess_search_enters_the_tables_through_captures(tbdir):
     """KRvKN is not built here: the king takes the knight (into KRvK) and the search reads the rest from the
     tables."""
     from engine.chess.position import Position
-    from engine.search import Searcher, search_once
+    from engine.searcher import Searcher, search_once
     fen = "8/8/8/3k4/8/8/3n4/R2K4 w - - 0 1"          # Kxd2
     searcher, tbs = chess_searcher(tbdir)
     assert str(tbs.probe(fen)) == "unknown"

@@ -117,7 +117,7 @@ def thinker_factory():
 
 def run_session(thinker_factory, lines, side=0, fen=None, style=UNI, depth=2):
     from engine.play.chess_session import ChessSession
-    from engine.search import Limits
+    from engine.searcher import Limits
     out = io.StringIO()
     script = iter(lines)
 

@@ -669,7 +669,7 @@ CAPTURE_IN = "9/9/3ak4/9/9/5p3/9/9/3K1R3/9 w - - 0 1"        # KRvKAP (no table)
 
 
 def tb_searcher(tbdir, probe_depth=2, memory_mb=64):
-    from engine.search import Searcher
+    from engine.searcher import Searcher
     tables = TableSet(tbdir, memory_mb=memory_mb)
     searcher = Searcher(16)
     searcher.set_tablebases(tables, probe_depth)
@@ -686,7 +686,7 @@ def ends_in_mate(pos, line):
 @pytest.mark.parametrize("fen,plies,mate", [(ROOT_WIN, 9, 5), (ROOT_LOSS, 8, -4)])
 def test_a_root_in_the_tables_is_played_from_them(tbdir, fen, plies, mate):
     """No search: the fastest mate (winning) or the slowest (losing), with the PV to the mate."""
-    from engine.search import search_once
+    from engine.searcher import search_once
     searcher, tbs = tb_searcher(tbdir)
     pos = Position(fen)
     assert tbs.probe(pos).plies == plies
@@ -700,7 +700,7 @@ def test_a_root_in_the_tables_is_played_from_them(tbdir, fen, plies, mate):
 
 
 def test_the_search_enters_the_tables_through_captures(tbdir):
-    from engine.search import Searcher, search_once
+    from engine.searcher import Searcher, search_once
     pos = Position(CAPTURE_IN)
     searcher, tbs = tb_searcher(tbdir)
     assert tbs.probe(pos).kind == "unknown"
@@ -715,7 +715,7 @@ def test_the_search_reads_the_disk_only_beyond_egtbply(tbdir):
     """probe_depth (egtbply) 99: no node of a depth-6 search has that many plies left, so the kernels read
     nothing and see no table; probe_depth 1: they read the chunks they need and find the mate.  (The PV display,
     which reads the tables for the few positions of the PV, is switched off to see the kernels alone.)"""
-    from engine.search import search_once
+    from engine.searcher import search_once
     pos = Position(CAPTURE_IN)
     far, far_tbs = tb_searcher(tbdir, probe_depth=99)
     far._table_line = lambda pos, moves: list(moves)
@@ -731,7 +731,7 @@ def test_the_search_reads_the_disk_only_beyond_egtbply(tbdir):
 
 def test_the_search_is_right_under_a_tiny_cache(tbdir):
     """Two chunk slots: chunks are evicted and read again all through the search; results do not change."""
-    from engine.search import search_once
+    from engine.searcher import search_once
     with TableFile(table_path(tbdir, "KRvKA", SUFFIX), MAGIC) as f:
         width = f.chunk
     searcher, tbs = tb_searcher(tbdir, probe_depth=0, memory_mb=2 * width * 2 / (1 << 20))
@@ -744,7 +744,7 @@ def test_the_search_is_right_under_a_tiny_cache(tbdir):
 def test_a_drawn_root_is_searched_among_the_drawing_moves(tbdir, values):
     """KRvKN positions that are drawn but have losing moves: the search (a shallow one, which alone would not
     see every loss) picks a move the tables call a draw."""
-    from engine.search import search_once
+    from engine.searcher import search_once
     searcher, tbs = tb_searcher(tbdir)
     m = parse_material("KRvKN")
     codes = values("KRvKN")

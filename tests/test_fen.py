@@ -79,3 +79,11 @@ def test_iccs_dash_form_is_accepted():
     pos = Position()
     pos.push("H2-E2")
     assert pos.fen().split()[1] == "b"
+
+
+def test_the_position_docstring_examples_hold():
+    """``BasePosition``'s examples (one for each game) are run, so the documentation cannot drift."""
+    import doctest
+    import engine.position
+    result = doctest.testmod(engine.position)
+    assert result.failed == 0 and result.attempted >= 6

@@ -1,4 +1,4 @@
-"""Kernels written once, compiled per game (engine.kernel): the numba cache must serve a second start whole,
+"""Kernels written once, compiled per game (engine.template): the numba cache must serve a second start whole,
 a process must load no other game's kernels, and a template must name everything it uses."""
 import json
 import subprocess
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import alphabeta
-from engine.kernel import Template, instantiate
+from engine.template import Template, instantiate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,14 +18,14 @@ import json, sys
 from numba.core.registry import CPUDispatcher
 from engine.game import XIANGQI
 from engine.perft import perft_count
-from engine.search import search_once
+from engine.searcher import search_once
 pos = XIANGQI.position()
 perft_count(pos, 2)
 search_once(pos, depth=3)
 k = XIANGQI.kernels()
 found = {}
 for owner in [m for name, m in list(sys.modules.items()) if name.startswith("engine")] + \
-        [k.search._kernels, k.perft._kernels]:
+        [k.alphabeta._kernels, k.perft._kernels]:
     for value in vars(owner).values():
         if isinstance(value, CPUDispatcher) and value.signatures:
             found[value.py_func.__module__ + "." + value.py_func.__qualname__] = value

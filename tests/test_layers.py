@@ -3,8 +3,8 @@ kernels depend on.
 
 Layers, bottom to top (an import goes down, or sideways inside one package):
 
-* the base: the move packing, the score scale, the transposition table, the template machinery, the shared
-  Position, the search and perft templates, the clock, numba's cache;
+* the base: the move packing, the arrays' shared layout, the score scale, the transposition table, the template
+  machinery, the shared Position, the search, perft and evaluation templates, the clock, numba's cache;
 * ``engine.game``: the registry of games (it loads a game's parts by module path, so it imports no game);
 * the table core (``engine.egtb`` modules a game's kernels reach) and the game packages (``engine.xiangqi``,
   ``engine.chess``), each game importing only the base, the registry, the table core and itself;
@@ -29,9 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "engine"
 GAME_PACKAGES = ("engine.xiangqi", "engine.chess")
 
-BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engine.scores", "engine.tt",
-        "engine.kernel", "engine.position", "engine.timeman", "engine.alphabeta", "engine.perft"}
-FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.search", "engine.cli",
+BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engine.moving", "engine.layout",
+        "engine.scores", "engine.tt", "engine.template", "engine.position", "engine.timeman", "engine.alphabeta",
+        "engine.perft", "engine.evaluation"}
+FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.searcher", "engine.cli",
               "engine.benchmark", "engine.warmup", "engine.cluster")
 # A table generator (and what drives one) is build-time code: no search kernel may depend on it.
 GENERATOR = re.compile(r"(generate|build|sliced|rule|levels|cli)$")
@@ -93,7 +94,7 @@ def test_the_import_graph_is_read_right(graph):
     """The reader sees plain, relative, lazy and ``from package import module`` imports."""
     assert "engine.alphabeta" in graph["engine.xiangqi.kernels"]          # from .. import alphabeta
     assert "engine.xiangqi.movegen" in graph["engine.xiangqi.kernels"]    # from .movegen import ...
-    assert "engine.scores" in graph["engine.search"]                      # from .scores import ...
+    assert "engine.scores" in graph["engine.searcher"]                      # from .scores import ...
     assert len(graph) > 80
 
 

@@ -108,7 +108,7 @@ def thinker_factory():
 
 def run_session(thinker_factory, lines, side=0, fen=None, style=UNI, depth=2):
     from engine.play.session import Session
-    from engine.search import Limits
+    from engine.searcher import Limits
     out = io.StringIO()
     script = iter(lines)
 
@@ -350,7 +350,7 @@ def test_piped_input_plain_output_and_light_import():
     assert "You play 炮二平五" in out.stdout and "Shuai plays" in out.stdout
     assert out.stdout.rstrip().endswith("bye.")              # end of input ends the game politely
     probe = ("import sys, engine.play.cli; "
-             "print(sorted(m for m in ('numba', 'numpy', 'engine.search') if m in sys.modules))")
+             "print(sorted(m for m in ('numba', 'numpy', 'engine.searcher') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]"
 

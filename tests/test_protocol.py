@@ -17,7 +17,7 @@ import pytest
 from engine.protocol import ucci, uci
 from engine.protocol.core import (MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES, MAX_SECONDS, CommandError,
                                   _Search)
-from engine.search import SearchInfo, SearchResult
+from engine.searcher import SearchInfo, SearchResult
 from engine.xiangqi.position import START_FEN, Position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -646,7 +646,7 @@ def test_uci_info_and_bestmove_format():
 def test_protocol_modules_do_not_import_the_jit_code():
     """The handshake must not wait for the compiled code: importing the protocol must not pull it in."""
     code = ("import sys; import engine.protocol.loop, engine.protocol.ucci, engine.protocol.uci; "
-            "bad = [m for m in ('numba', 'engine.search', 'engine.perft', 'engine.xiangqi.position') "
+            "bad = [m for m in ('numba', 'engine.searcher', 'engine.perft', 'engine.xiangqi.position') "
             "if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                        env={**os.environ})

@@ -213,7 +213,7 @@ def test_random_repetitions_agree_with_pyffish():
 # --- the search ------------------------------------------------------------------------------------------------
 
 def _search(fen, moves, only=None, depth=6):
-    from engine.search import Limits, Searcher
+    from engine.searcher import Limits, Searcher
     pos = Position(fen)
     for m in moves.split():
         pos.push(m)

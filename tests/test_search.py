@@ -8,7 +8,7 @@ import pytest
 
 from conftest import DATA
 from engine.scores import MATE_SCORE
-from engine.search import Limits, Searcher, search_once
+from engine.searcher import Limits, Searcher, search_once
 from engine.xiangqi.position import Position
 
 PUZZLES = [json.loads(line) for line in (DATA / "mate-puzzles.jsonl").read_text().splitlines()]

@@ -2,7 +2,7 @@
 limit scaled by the search's progress (scale_soft), and when a new iteration may start."""
 import pytest
 
-from engine.search import Limits
+from engine.searcher import Limits
 from engine.timeman import (DEFAULT_MOVES_TO_GO, MOVE_OVERHEAD, NEXT_ITERATION_FRACTION, STABLE_MIN, budget,
                             may_start_iteration, scale_soft)
 

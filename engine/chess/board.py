@@ -16,7 +16,7 @@ positions that differ only by an en-passant square nobody can use have one key, 
 import numpy as np
 from numba import njit
 
-from ..kernel import move_from, move_promotion
+from ..moving import last_move, move_from, move_promotion, record_move, unrecord_move
 from ..move import NO_MOVE
 from .bitboard import PAWN_ATTACKS, SQUARE_BB, bb
 from .constants import (NSQ, PAWN, ROOK, KING, WHITE, BLACK, BLACK_BIT, PIECE_CODES, PROMOTION_KINDS,  # noqa: F401
@@ -133,6 +133,17 @@ def promoted_piece(piece, move):
     return piece
 
 
+@njit(cache=True, inline="always")
+def _relocate(board, st, piece, frm, landed, to):
+    """Take ``piece`` off ``frm`` and put ``landed`` (the piece, or what it promotes to) on ``to``; the change to
+    the key and the lock."""
+    _toggle(st, piece, frm)
+    _toggle(st, landed, to)
+    board[frm] = 0
+    board[to] = landed
+    return ZOBRIST_KEY[piece, frm] ^ ZOBRIST_KEY[landed, to], ZOBRIST_LOCK[piece, frm] ^ ZOBRIST_LOCK[landed, to]
+
+
 @njit(cache=True)
 def make_move(board, st, hist, keys, move):
     """Play a (pseudo-legal) move; the history row of the current ply records how to take it back."""
@@ -156,24 +167,17 @@ def make_move(board, st, hist, keys, move):
         key ^= ZOBRIST_KEY[captured, cap_sq]
         lock ^= ZOBRIST_LOCK[captured, cap_sq]
     landed = promoted_piece(piece, move)
-    _toggle(st, piece, frm)
-    _toggle(st, landed, to)
-    board[frm] = 0
-    board[to] = landed
-    key ^= ZOBRIST_KEY[piece, frm] ^ ZOBRIST_KEY[landed, to]
-    lock ^= ZOBRIST_LOCK[piece, frm] ^ ZOBRIST_LOCK[landed, to]
+    dk, dl = _relocate(board, st, piece, frm, landed, to)
+    key ^= dk
+    lock ^= dl
     new_ep = 0
     if piece & 7 == KING:
         st[ST_KING + us] = to
         if to - frm == 2 or frm - to == 2:
             rook = board[CASTLING_ROOK_FROM[to]]
-            rf, rt = CASTLING_ROOK_FROM[to], CASTLING_ROOK_TO[to]
-            _toggle(st, rook, rf)
-            _toggle(st, rook, rt)
-            board[rf] = 0
-            board[rt] = rook
-            key ^= ZOBRIST_KEY[rook, rf] ^ ZOBRIST_KEY[rook, rt]
-            lock ^= ZOBRIST_LOCK[rook, rf] ^ ZOBRIST_LOCK[rook, rt]
+            dk, dl = _relocate(board, st, rook, CASTLING_ROOK_FROM[to], rook, CASTLING_ROOK_TO[to])
+            key ^= dk
+            lock ^= dl
     elif piece & 7 == PAWN and (to - frm == 16 or frm - to == 16):
         passed = (frm + to) // 2
         if ep_capturable(st, passed, us ^ 1):
@@ -184,26 +188,18 @@ def make_move(board, st, hist, keys, move):
     if new_castling != castling:
         key ^= CASTLING_KEY[castling] ^ CASTLING_KEY[new_castling]
         lock ^= CASTLING_LOCK[castling] ^ CASTLING_LOCK[new_castling]
-    hist[ply, H_MOVE] = move
-    hist[ply, H_CAPTURED] = captured
     hist[ply, H_MOVED] = piece
-    hist[ply + 1, H_CLOCK] = 0 if captured != 0 or piece & 7 == PAWN else hist[ply, H_CLOCK] + 1
-    hist[ply + 1, H_CHECK] = 0
     hist[ply + 1, H_CASTLING] = new_castling
     hist[ply + 1, H_EP] = new_ep
     st[ST_CASTLING] = new_castling
     st[ST_EP] = new_ep
-    keys[ply + 1, 0] = key
-    keys[ply + 1, 1] = lock
-    st[ST_PLY] = ply + 1
-    st[ST_SIDE] ^= 1
+    record_move(st, hist, keys, move, captured, captured != 0 or piece & 7 == PAWN, key, lock)
     return captured
 
 
 @njit(cache=True)
 def unmake_move(board, st, hist):
-    ply = st[ST_PLY] - 1
-    move = hist[ply, H_MOVE]
+    ply, move = last_move(st, hist)
     frm = move_from(move)
     to = move_target(move)
     piece = hist[ply, H_MOVED]
@@ -228,8 +224,7 @@ def unmake_move(board, st, hist):
             board[rf] = rook
     st[ST_CASTLING] = hist[ply, H_CASTLING]
     st[ST_EP] = hist[ply, H_EP]
-    st[ST_PLY] = ply
-    st[ST_SIDE] ^= 1
+    unrecord_move(st, ply)
 
 
 @njit(cache=True)

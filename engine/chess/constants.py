@@ -6,6 +6,8 @@ Pieces: ``colour * BLACK_BIT + kind`` with kind 1..6, so ``p >> 3`` is the colou
 xiangqi; 0 is an empty square.
 """
 
+from ..layout import H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, ST_KING, ST_PLY, ST_SIDE  # noqa: F401  (re-exported)
+
 NAME = "chess"
 
 FILES, RANKS = 8, 8
@@ -35,18 +37,17 @@ WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO = 1, 2, 4, 8
 CASTLING_LETTERS = "KQkq"       # in bit order
 
 # Layout of the position arrays every kernel receives (see ``board``):
-# st int64[ST_LEN]: side to move, current ply index, the two king squares, the castling rights and en-passant
+# st int64[ST_LEN]: the shared entries (engine.layout: side to move, ply, the two king squares), the castling rights and en-passant
 # square now (as hist holds them per ply: move generation reads them here), one bitboard per piece code
 # (st[ST_BB + code]; the slots of codes 0, 7 and 8 are unused) and the occupancy of each colour.
-ST_SIDE, ST_PLY, ST_KING = 0, 1, 2              # st[ST_KING + colour] = that colour's king square
 ST_CASTLING, ST_EP = 4, 5
 ST_BB = 6
 ST_OCC = ST_BB + PIECE_CODES                    # st[ST_OCC + colour]
 ST_LEN = ST_OCC + 2
-# hist[ply]: the move played from it, the piece it captured (code; en passant too), plies since the last
-# capture or pawn move (the 50-move rule and the repetition window), whether the side to move is in check, the
-# castling rights, the en-passant target square (0: none -- a1 never is one) and the piece that moved.
-H_MOVE, H_CAPTURED, H_CLOCK, H_CHECK, H_CASTLING, H_EP, H_MOVED = range(7)
+# hist[ply]: beyond the shared columns (engine.layout; the clock counts the plies since the last capture or pawn
+# move: the 50-move rule and the repetition window), the castling rights, the en-passant target square (0: none
+# -- a1 never is one) and the piece that moved.
+H_CASTLING, H_EP, H_MOVED = 4, 5, 6
 H_LEN = 7
 MAX_HIST = 2048         # game history plus search depth; the Python side rebases long games
 MAX_MOVES = 256         # the largest known legal move count is 218

@@ -1,11 +1,12 @@
 """Chess as the shared search sees it: the game interface (``alphabeta.GAME_INTERFACE``, ``perft``), and the
-search and perft compiled for it (``engine.kernel``).  A chess process never loads xiangqi's kernels.
+search and perft compiled for it (``engine.template``).  A chess process never loads xiangqi's kernels.
 """
 from numba import njit
 
-from .. import alphabeta, perft as _perft
+from .. import alphabeta as _alphabeta, perft as _perft
 from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
-from ..kernel import instantiate, move_from, move_promotion
+from ..template import instantiate
+from ..moving import move_from, move_promotion
 from ..scores import DRAW_SCORE, MATE_SCORE, NO_SCORE
 from .board import (NULL_MOVE, is_promotion, make_move, make_null_move, move_target, new_state,  # noqa: F401
                     unmake_move, unmake_null_move)
@@ -112,5 +113,5 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
     return tb_node_score(tb_probe(tb, board, st[ST_SIDE], allow_disk), ply)
 
 
-search = instantiate(alphabeta.TEMPLATE, globals(), NAME)      # search.pvs, search.qsearch ...
+alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...
 perft = instantiate(_perft.TEMPLATE, globals(), NAME)           # perft.perft

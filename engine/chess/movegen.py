@@ -13,7 +13,7 @@ the sliders' attacks from the king after the move).  Every other move is legal w
 import numpy as np
 from numba import njit
 
-from ..kernel import move_from, pack_move
+from ..moving import move_from, pack_move
 from .bitboard import (BETWEEN, KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS, SQUARE_BB, ZERO, bb,
                        bishop_attacks, lsb, rook_attacks)
 from .board import CASTLING_ROOK_FROM, PROMOTION_FLAG, move_target, promoted_piece

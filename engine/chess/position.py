@@ -8,12 +8,12 @@ import numpy as np
 from ..game import CHESS
 from ..position import (BasePosition, BoardShape, IllegalMoveError, PositionOps, board_field, board_lines,  # noqa: F401
                         parse_board_field, parse_move_counters)   # (IllegalMoveError: re-exported)
-from . import board as B
+from . import board as B, constants, movegen, notation
 from .constants import (BLACK, BLACK_BIT, CASTLING_LETTERS, FILE_LETTERS, FILES, H_CASTLING, H_CHECK, H_CLOCK,
-                        H_EP, KING, MAX_HIST, MAX_MOVES, NSQ, PAWN, PIECE_CHARS, RANKS, ROOK, SIDE_NAMES, ST_CASTLING,
+                        H_EP, KING, NSQ, PAWN, PIECE_CHARS, RANKS, ROOK, SIDE_NAMES, ST_CASTLING,
                         ST_EP, ST_KING, ST_SIDE, WHITE, WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO)
-from .movegen import GEN_ALL, generate_legal, in_check, is_attacked
-from .notation import NotationError, move_name, parse_move, parse_square, square_name
+from .movegen import in_check, is_attacked
+from .notation import NotationError, parse_square, square_name
 
 KIND_OF_CHAR = {c: k for k, c in enumerate(PIECE_CHARS) if k}
 # Castling right -> (king square, rook square) it needs.
@@ -99,17 +99,10 @@ def board_fen(board, side: int, castling: int, ep: int, halfmove: int = 0, fullm
 
 
 class Position(BasePosition):
-    """A chess position with its game history since the FEN it was set up from.
-
-    >>> pos = Position()
-    >>> pos.push("e2e4")
-    >>> pos.fen()
-    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
-    """
+    """A chess position (castling rights and the en-passant square in ``st``; see ``BasePosition``)."""
 
     game = CHESS
-    ops = PositionOps(B.new_state, B.make_move, B.unmake_move, generate_legal, in_check, GEN_ALL, MAX_MOVES,
-                      MAX_HIST, move_name, parse_move, NotationError)
+    ops = PositionOps.of(B, movegen, notation, constants)
 
     def set_fen(self, fen: str) -> None:
         board, side, castling, ep, halfmove, fullmove = parse_fen(fen)    # raises before anything changes

@@ -5,7 +5,7 @@ bit, and the sliders behind it (x-rays) are found by looking again from the squa
 """
 from numba import njit
 
-from ..kernel import move_from
+from ..moving import move_from
 from .bitboard import SQUARE_BB, ZERO, bb, bishop_attacks, lsb, rook_attacks
 from .board import is_promotion, move_target
 from .constants import BISHOP, BLACK_BIT, KING, PAWN, QUEEN, ROOK, ST_BB, ST_OCC

@@ -1,5 +1,5 @@
 """The index kernels written once for every game: ``decode`` (index -> board) and ``encode_board`` (board ->
-index), compiled per game (``engine.kernel.instantiate``) with the game's board and numbering.
+index), compiled per game (``engine.template.instantiate``) with the game's board and numbering.
 
 ``index = side_to_move * npos + pos`` with ``pos = ((kp * size_0 + comb_0) * size_1 + comb_1) * ...``: ``kp``
 numbers the pair of king squares (each game reduces it by its own symmetries), then one term per piece group
@@ -17,7 +17,7 @@ symmetries are applied):
 """
 import numpy as np
 
-from ..kernel import Template
+from ..template import Template
 from .material import FILL, SPEC_HEAD
 
 INDEX = Template(globals(), ("NSQ", "FLIP", "RANK_SQ", "NSQ_OF", "KP_SQUARES", "BINOM", "KING", "BLACK_BIT",

@@ -55,7 +55,7 @@ import numpy as np
 from numba import njit, objmode
 from numba.core.errors import NumbaWarning
 
-from ..kernel import Template
+from ..template import Template
 from ..scores import MATE_SCORE, NO_SCORE, TB_RULE_ORDER_CAP as RULE_ORDER_CAP, TB_RULE_SCORE as RULE_SCORE
 from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
                     CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP, SEC_INFO,

@@ -12,7 +12,7 @@ a general in check.  ``flipped`` shows the board from Black's side (rank 0 at th
 from __future__ import annotations
 
 from ..move import move_from, move_to
-from ..xiangqi.constants import BLACK, FILES, KING, RANKS, RED
+from ..xiangqi.constants import BLACK, FILES, RANKS, RED
 from ..xiangqi.wxf import CHINESE_NUMERALS, WXF_LETTERS, side_file
 from .terminal import Style, text_width
 

@@ -50,7 +50,7 @@ def play(game, side, movetime, depth, fen, force_ascii, color, hash_mb):
         sys.exit(2)
     user_side = game.side_names.index(side)
 
-    from ..search import Limits
+    from ..searcher import Limits
     from .terminal import detect_style
     from .thinking import Thinker
     SessionClass = game.Session

@@ -33,7 +33,7 @@ class Thinker:
 
     def __init__(self, out, style: Style, hash_mb: int, tablebases: bool = True):
         from ..egtb.tableset import open_tables
-        from ..search import Searcher
+        from ..searcher import Searcher
         self.searcher = Searcher(hash_mb)
         tables = open_tables() if tablebases else None      # the project's tablebases/, if built
         self.searcher.set_tablebases(tables)

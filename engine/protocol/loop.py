@@ -6,7 +6,7 @@ Threads:
   it is blocked in a read is clean) and queues complete lines, then an EOF marker;
 * the **command thread** (the caller of ``run``) takes lines from the queue in order and carries them out;
   it never blocks on a search, so ``stop``/``ponderhit``/``isready`` are answered at once;
-* the **loader** imports the numba modules (``engine.search``, the first game's ``Position``,
+* the **loader** imports the numba modules (``engine.searcher``, the first game's ``Position``,
   ``engine.perft``), calls every kernel once (from the on-disk cache, or compiled on a cold cache), runs a
   depth-1 search so the search kernels are loaded too, and builds the ``Searcher``; it hands all that over as
   one ``Engine``.  It is started *after* the first command has been answered, so ``ucci``/``uci`` is replied
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from .core import OPTIONS, CommandError, EngineCore, LoadError, sanitize
 
 if TYPE_CHECKING:
-    from ..search import Searcher
+    from ..searcher import Searcher
 
 EOF = object()
 MAX_LINE = 1 << 20          # longer lines are dropped (one error line)
@@ -120,7 +120,7 @@ class Engine:
     """The compiled side, as the loader hands it over."""
     searcher: Searcher
     position_class: Callable            # Game -> its Position class, the game's kernels loaded
-    Limits: type                        # engine.search's
+    Limits: type                        # engine.searcher's
     SearchResult: type
     run_perft: Callable                 # engine.perft.run_perft
     open_tables: Callable               # engine.egtb.probe.open_tables
@@ -178,7 +178,7 @@ class Loader:
         try:
             Position = self.position_class(self.game)
             from ..perft import run_perft
-            from ..search import Limits, SearchResult, Searcher
+            from ..searcher import Limits, SearchResult, Searcher
             hash_mb = OPTIONS["hash_mb"].default
             searcher = Searcher(hash_mb)
             pos = Position()

@@ -74,7 +74,7 @@ def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, fl
 def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[tuple[str, float, int]]:
     """Both sides search ``s.nodes`` a move from ``pos`` until ``game_result`` ends the game (or MAX_PLIES: a
     draw); the quiet positions met, as (FEN, result, score), both from the first side's view."""
-    from ..search import Limits
+    from ..searcher import Limits
     searcher.new_game()
     kept = []
     result = None
@@ -104,7 +104,7 @@ def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[t
 def _worker(args) -> list[str]:
     games, s = args
     from ..match.openings import load_openings
-    from ..search import QUICK_HASH_MB, Searcher
+    from ..searcher import QUICK_HASH_MB, Searcher
     openings = load_openings(s.openings, s.game)
     searcher = Searcher(s.hash_mb or QUICK_HASH_MB)
     lines = []

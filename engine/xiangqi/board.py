@@ -15,7 +15,7 @@ Geometry is precomputed into tables of squares (``-1`` terminated), so move gene
 import numpy as np
 from numba import njit
 
-from ..kernel import move_from, move_to
+from ..moving import last_move, move_from, move_to, record_move, unrecord_move
 from ..move import NO_MOVE
 from .constants import (FILES, RANKS, NSQ, EMPTY, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN,  # noqa: F401
                         RED, BLACK, BLACK_BIT, PIECE_CODES, ST_SIDE, ST_PLY, ST_KING, ST_LEN, H_MOVE, H_CAPTURED,
@@ -198,21 +198,13 @@ def make_move(board, st, hist, keys, move):
     board[frm] = 0
     if piece & 7 == KING:
         st[ST_KING + (piece >> 3)] = to
-    hist[ply, H_MOVE] = move
-    hist[ply, H_CAPTURED] = captured
-    hist[ply + 1, H_CLOCK] = 0 if captured != 0 else hist[ply, H_CLOCK] + 1
-    hist[ply + 1, H_CHECK] = 0
-    keys[ply + 1, 0] = key
-    keys[ply + 1, 1] = lock
-    st[ST_PLY] = ply + 1
-    st[ST_SIDE] ^= 1
+    record_move(st, hist, keys, move, captured, captured != 0, key, lock)
     return captured
 
 
 @njit(cache=True)
 def unmake_move(board, st, hist):
-    ply = st[ST_PLY] - 1
-    move = hist[ply, H_MOVE]
+    ply, move = last_move(st, hist)
     frm = move_from(move)
     to = move_to(move)
     piece = board[to]
@@ -220,8 +212,7 @@ def unmake_move(board, st, hist):
     board[to] = hist[ply, H_CAPTURED]
     if piece & 7 == KING:
         st[ST_KING + (piece >> 3)] = frm
-    st[ST_PLY] = ply
-    st[ST_SIDE] ^= 1
+    unrecord_move(st, ply)
 
 
 @njit(cache=True)

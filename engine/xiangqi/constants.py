@@ -7,6 +7,8 @@ Pieces: ``colour * BLACK_BIT + kind`` with kind 1..7, so ``p >> 3`` is the colou
 0 is an empty square.
 """
 
+from ..layout import H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, ST_KING, ST_PLY, ST_SIDE  # noqa: F401  (re-exported)
+
 NAME = "xiangqi"
 
 FILES, RANKS = 9, 10
@@ -26,11 +28,10 @@ SIDE_NAMES = ("red", "black")
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
-# Layout of the position arrays every kernel receives (see ``board``):
-ST_SIDE, ST_PLY, ST_KING = 0, 1, 2          # st[ST_KING + colour] = square of that colour's general
+# Layout of the position arrays every kernel receives (see ``board``): the shared part (engine.layout) and no
+# more -- hist's clock counts the plies since a capture.
 ST_LEN = 4
-H_MOVE, H_CAPTURED, H_CLOCK, H_CHECK = 0, 1, 2, 3   # hist[ply]: move played, piece captured, plies since a capture,
-H_LEN = 4                                           # side to move in check
+H_LEN = 4
 MAX_HIST = 2048         # game history plus search depth; the Python side rebases long games
 MAX_MOVES = 128         # xiangqi's largest known legal move count is 111 (pseudo-legal moves never exceed it by much)
 

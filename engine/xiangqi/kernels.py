@@ -1,14 +1,15 @@
 """Xiangqi as the shared search sees it: the game interface (``alphabeta.GAME_INTERFACE``, ``perft``), and the
-search and perft compiled for it (``engine.kernel``).
+search and perft compiled for it (``engine.template``).
 
 The search and perft are loaded from numba's cache (or compiled, once) on first use; no other game's kernels
 are ever imported.
 """
 from numba import njit
 
-from .. import alphabeta, perft as _perft
+from .. import alphabeta as _alphabeta, perft as _perft
 from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
-from ..kernel import instantiate, move_from, move_to
+from ..template import instantiate
+from ..moving import move_from, move_to
 from ..scores import MATE_SCORE, NO_SCORE
 from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, PIECE_CODES, NSQ,  # noqa: F401
                     ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON, new_state, make_move, unmake_move,
@@ -95,5 +96,5 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
     return tb_node_score(tb_probe(tb, board, st[ST_SIDE], allow_disk), ply)
 
 
-search = instantiate(alphabeta.TEMPLATE, globals(), NAME)      # search.pvs, search.qsearch ...
+alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...
 perft = instantiate(_perft.TEMPLATE, globals(), NAME)           # perft.perft

@@ -8,11 +8,10 @@ the four squares diagonal to it (a horse's leg).  Everything else is legal witho
 import numpy as np
 from numba import njit
 
-from ..kernel import move_from, move_to, pack_move
+from ..moving import move_from, move_to, pack_move
 from .board import (NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT,
                     ST_SIDE, ST_KING, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
-                    HORSE_TO, HORSE_LEG, HORSE_FROM, HORSE_FROM_LEG, PAWN_TO, PAWN_FROM,
-                    make_move, unmake_move)
+                    HORSE_TO, HORSE_LEG, HORSE_FROM, HORSE_FROM_LEG, PAWN_TO, PAWN_FROM)
 
 GEN_ALL, GEN_CAPTURES, GEN_QUIETS = 0, 1, 2
 

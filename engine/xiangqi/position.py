@@ -8,13 +8,11 @@ import numpy as np
 from ..game import XIANGQI
 from ..position import (BasePosition, BoardShape, IllegalMoveError, PositionOps, board_field, board_lines,  # noqa: F401
                         parse_board_field, parse_move_counters)   # (IllegalMoveError: re-exported)
-from . import board as B
-from .board import make_move, unmake_move
-from .constants import (NSQ, FILES, RANKS, KING, ADVISOR, RED, BLACK, BLACK_BIT, ST_SIDE, ST_PLY,  # noqa: F401
-                        ST_KING, H_MOVE, H_CLOCK, H_CHECK, MAX_HIST, MAX_MOVES, FILE_LETTERS, START_FEN, PIECE_CHARS,
-                        CHAR_SYNONYMS, KIND_NAMES, SIDE_NAMES)
-from .movegen import GEN_ALL, generate_legal, in_check, king_attacked
-from .notation import move_name, parse_move, NotationError
+from . import board as B, constants, movegen, notation
+from .constants import (NSQ, FILES, RANKS, KING, ADVISOR, RED, BLACK, BLACK_BIT, ST_SIDE, ST_KING,  # noqa: F401
+                        H_CLOCK, H_CHECK, FILE_LETTERS, START_FEN, PIECE_CHARS, CHAR_SYNONYMS, KIND_NAMES,
+                        SIDE_NAMES)   # (START_FEN: re-exported)
+from .movegen import in_check, king_attacked
 
 KIND_OF_CHAR = {c: k for k, c in enumerate(PIECE_CHARS) if k}
 KIND_OF_CHAR.update(CHAR_SYNONYMS)
@@ -75,17 +73,10 @@ def board_fen(board, side: int, halfmove: int = 0, fullmove: int = 1) -> str:
 
 
 class Position(BasePosition):
-    """A xiangqi position with its game history since the FEN it was set up from.
-
-    >>> pos = Position()
-    >>> pos.push("h2e2")
-    >>> pos.fen()
-    'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
-    """
+    """A xiangqi position (see ``BasePosition``)."""
 
     game = XIANGQI
-    ops = PositionOps(B.new_state, make_move, unmake_move, generate_legal, in_check, GEN_ALL, MAX_MOVES, MAX_HIST,
-                      move_name, parse_move, NotationError)
+    ops = PositionOps.of(B, movegen, notation, constants)
 
     def set_fen(self, fen: str) -> None:
         board, side, halfmove, fullmove = parse_fen(fen)      # raises before anything changes

@@ -32,10 +32,10 @@ legal recapture instead of a list of special cases.
 import numpy as np
 from numba import njit
 
-from ..kernel import move_from, move_to
+from ..moving import move_from, move_to
 from ..scores import NO_SCORE, RULE_WIN_SCORE
-from .board import (ADVISOR, CANNON, ELEPHANT, H_CHECK, H_CLOCK, H_MOVE, HORSE, KING, MAX_MOVES, NSQ, NULL_MOVE, PAWN,
-                    ROOK, ST_KING, ST_PLY, ST_SIDE, make_move, unmake_move)
+from .board import (H_CHECK, H_CLOCK, H_MOVE, KING, MAX_MOVES, NSQ, NULL_MOVE, PAWN, ST_KING, ST_PLY, ST_SIDE,
+                    make_move, unmake_move)
 from .movegen import GEN_CAPTURES, generate, is_legal, king_attacked, in_check
 
 VERDICT_DRAW, VERDICT_WIN, VERDICT_LOSS = 0, 1, -1                  # for the side to move

@@ -43,7 +43,7 @@ the board, 60 ns a quiet move; ``see_ge(..., 0)`` about 20 ns a capture, 55 ns a
 import numpy as np
 from numba import njit
 
-from ..kernel import move_from, move_to
+from ..moving import move_from, move_to
 from .board import KING, BLACK_BIT, KING_TO
 from .evaluate import PIECE_VALUE
 from .movegen import attacker

@@ -50,7 +50,7 @@ from ...egtb import codes
 from ...egtb.codes import DIST0, DRAW, ILLEGAL
 from ...egtb.levels import BuildStats, run_init, run_levels, smaller_tables, split_range
 from ...egtb.material import MAX_SLOTS
-from ...kernel import move_from, pack_move
+from ...moving import move_from, pack_move
 from ..bitboard import KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bishop_attacks, lsb, rook_attacks
 from ..board import SQUARE_BIT, move_target, promoted_piece
 from ..constants import (NSQ, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WHITE, BLACK_BIT, ST_SIDE, ST_KING, ST_EP,

@@ -36,7 +36,7 @@ from numba import njit
 
 from ...egtb.index import INDEX
 from ...egtb.material import SPEC_HEAD, Material as BaseMaterial, MaterialError, binomials, key_weights  # noqa: F401
-from ...kernel import instantiate
+from ...template import instantiate
 from ..constants import NAME, NSQ, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WHITE, BLACK, BLACK_BIT, SIDE_NAMES
 
 GROUP_KINDS = (QUEEN, ROOK, BISHOP, KNIGHT, PAWN)

@@ -10,7 +10,7 @@ with a usable en-passant square from the table and the en-passant captures, and 
 import numpy as np
 
 from ...egtb.probe import PROBE
-from ...kernel import instantiate
+from ...template import instantiate
 from ..constants import NAME, NSQ  # noqa: F401  (NSQ: for the template)
 from .index import KEY_W, encode_board, parse_material  # noqa: F401  (for the template)
 

@@ -44,7 +44,7 @@ from ...egtb.codes import DIST0, DRAW, ILLEGAL, RULE_BASE
 from ...egtb.levels import BuildStats, collect, run_init, run_levels, smaller_tables, split_range
 from ...egtb.material import MAX_SLOTS
 from ...egtb.rule import WholeTable, rule_pass
-from ...kernel import move_from, move_to
+from ...moving import move_from, move_to
 from ..board import NSQ, BLACK_BIT, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
 from ..movegen import GEN_ALL, generate, is_legal, king_attacked
 from .index import Material, decode

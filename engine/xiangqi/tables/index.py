@@ -33,7 +33,7 @@ from numba import njit
 
 from ...egtb.index import INDEX
 from ...egtb.material import SPEC_HEAD, Material as BaseMaterial, MaterialError, binomials, key_weights  # noqa: F401
-from ...kernel import instantiate
+from ...template import instantiate
 from ..board import (NSQ, FILES, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RED, BLACK, BLACK_BIT,
                      LEGAL_SQUARES)
 from ..constants import NAME, SIDE_NAMES

@@ -3,7 +3,7 @@ material keys and ``encode_board``.  What the search kernels import."""
 import numpy as np
 
 from ...egtb.probe import PROBE
-from ...kernel import instantiate
+from ...template import instantiate
 from ..board import NSQ  # noqa: F401  (for the template)
 from ..constants import NAME
 from .index import KEY_W, encode_board  # noqa: F401  (for the template)

@@ -9,7 +9,7 @@ from ...egtb.levels import collect
 from ...egtb.material import MAX_SLOTS
 from ...egtb.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, CHECK, OP_COUNT, OP_JOIN, OP_UNCOUNT, PROP_OWN,
                           PROP_PUSH, PROP_WAVE, QUIET, is_loss, is_win, receive, target)
-from ...kernel import move_from, move_to
+from ...moving import move_from, move_to
 from ..board import NSQ, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
 from ..movegen import GEN_CAPTURES, generate, is_legal, king_attacked
 from .index import decode

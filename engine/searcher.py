@@ -14,7 +14,7 @@ search that ends by itself (depth reached, mate found, one legal move) holds ``o
 (or, pondering, ``ponderhit``): the GUI may not see a ``bestmove`` before.  This is the one place of that rule;
 the protocol relies on it.
 
-The position's game (``pos.game``) supplies the compiled search (``engine.kernel``): the same driver runs
+The position's game (``pos.game``) supplies the compiled search (``engine.template``): the same driver runs
 every game.
 
 Endgame tables (``searcher.set_tablebases(TableSet(...), probe_depth)``, see ``engine.egtb.tableset``): a
@@ -239,7 +239,7 @@ class Searcher:
         on_done(result)
 
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
-        kernels = pos.game.kernels().search
+        kernels = pos.game.kernels().alphabeta
         move_name = pos.game.move_name
         self._tables = self.tablebases.for_game(pos.game)
         legal = pos.legal_moves()

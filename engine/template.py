@@ -1,8 +1,10 @@
-"""Kernels written once and compiled per game.
+"""Kernels written once and compiled per game: templates.
 
-The search (``alphabeta``) and perft (``perft``) are *templates*: ordinary Python functions that call the game's
-kernels by name -- ``generate_moves``, ``make_move``, ``evaluate`` ... (each template lists the names it needs
-in its ``interface``).  A game's ``kernels`` module defines those names and calls :func:`instantiate`, which
+The search (``alphabeta``), perft (``perft``), the evaluation's frame (``evaluation``) and the tables' index and
+probe (``egtb.index``, ``egtb.probe``) are *templates*: ordinary Python functions that call the game's kernels by
+name -- ``generate_moves``, ``make_move``, ``evaluate`` ... (each template lists the names it needs in its
+``interface``).  A game module (the game's ``kernels``, ``evaluate``, ``tables.probe`` ...) defines those names
+and calls :func:`instantiate`, which
 rebinds every template function to a namespace made of the template's own globals plus the game's kernels,
 and compiles it with numba.  So the search exists once in the source, and once per game in machine code,
 with the game's move generator and evaluation inlined as if written there.
@@ -11,8 +13,8 @@ Why rebinding and not a closure or a dispatcher argument: numba cannot cache a k
 dispatchers (the closure pickles differently in every process, numba issue #6264) -- every start would
 recompile the search.  A rebound function has no closure: its code object is the template's, given
 
-* the game's ``kernels`` file as its file name: numba keeps the compiled code beside that file, and the
-  project's cache locator (``_numba_locator``) stamps it with that file and everything it imports, the
+* the instantiating game module's file as its file name: numba keeps the compiled code beside that file, and
+  the project's cache locator (``_numba_locator``) stamps it with that file and everything it imports, the
   template and the game's rules included, so an edit to either recompiles it, and nothing else;
 * a qualified name with the game in it (``xiangqi_pvs``), so two games never share an index entry.
 
@@ -20,8 +22,6 @@ recompile the search.  A rebound function has no closure: its code object is the
 numbers: read the line in the template.)  A xiangqi process imports only ``xiangqi.kernels``, so it never
 compiles chess kernels.  Recursive kernels carry an explicit signature (numba issues #6061/#6713: a cached
 recursive kernel reached with other argument types crashes), given as a function of the game namespace.
-
-The compiled forms of the move-packing functions of ``engine.move`` live here too, for every game's kernels.
 """
 import builtins
 import dis
@@ -30,13 +30,6 @@ import types
 from dataclasses import dataclass, field
 
 from numba import njit
-
-from . import move as _move
-
-move_from = njit(cache=True, inline="always")(_move.move_from)
-move_to = njit(cache=True, inline="always")(_move.move_to)
-move_promotion = njit(cache=True, inline="always")(_move.move_promotion)
-pack_move = njit(cache=True, inline="always")(_move.pack_move)
 
 
 @dataclass
