@@ -6,6 +6,7 @@ import click
 
 from . import default_directory
 from ..cluster import CLUSTER_HELP
+from ..game import DEFAULT, GAMES
 
 DEFAULT_DIR = str(default_directory())
 
@@ -18,7 +19,7 @@ def tb():
 @tb.command("build")
 @click.argument("materials", nargs=-1)
 @click.option("--dir", "directory", default=DEFAULT_DIR, show_default=True, help="Directory of the table files.")
-@click.option("--game", "game_name", type=click.Choice(["xiangqi", "chess"]), default="xiangqi",
+@click.option("--game", "game_name", type=click.Choice([g.name for g in GAMES]), default=DEFAULT.name,
               show_default=True, help="Which game's tables (chess: files <MATERIAL>.ctb, e.g. KQvK KBNvK KRvKP).")
 @click.option("--default", "default_set", is_flag=True, help="Build the default set (see tablebases/README.md).")
 @click.option("--one-attacker", is_flag=True, help="Build every one-attacker ending (R, N, C, P v advisors/elephants).")

@@ -57,6 +57,7 @@ from numba.core.errors import NumbaWarning
 
 from ..template import Template
 from ..scores import MATE_SCORE, NO_SCORE, TB_RULE_ORDER_CAP as RULE_ORDER_CAP, TB_RULE_SCORE as RULE_SCORE
+from . import DEFAULT_CACHE_MB
 from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
                     CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP, SEC_INFO,
                     SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
@@ -338,7 +339,7 @@ class Tablebases:
         """The game's ``tb_locate`` kernel: (table number, index), (DRAWN, 0) or (-1, 0)."""
         return -1, 0
 
-    def __init__(self, directory="tablebases", memory_mb: float = 64, errors: Optional["ErrorLog"] = None):
+    def __init__(self, directory="tablebases", memory_mb: float = DEFAULT_CACHE_MB, errors: Optional["ErrorLog"] = None):
         """``directory``: a directory, a list of them, or a string of several separated by ``;`` (or the
         system's path separator); where two hold the same table, the first wins.  None: no tables.
         ``errors``: the ErrorLog to report into (shared with the other games' tables of the same set)."""
