@@ -74,26 +74,26 @@ def perft(depth, fen, game, moves, divide):
 
 @main.command()
 @click.option("--fen", default=None, help="Start from this FEN (default: the initial position).")
+@GAME_OPTION
 @click.option("--moves", default="", help="The moves played, e.g. \"h2e2 h9g7\".")
-def judge(fen, moves):
-    """Play MOVES and say how the game stands: ongoing, draw <reason>, red wins <reason>, black wins <reason>.
+def judge(fen, game, moves):
+    """Play MOVES and say how the game stands: ongoing, draw <reason>, <side> wins <reason>.
 
-    Reasons: checkmate, stalemate, perpetual-check, perpetual-chase, 60-move, material, repetition.  The first
-    end reached along the moves is reported (a later move would be played after the game was over)."""
-    from .xiangqi.position import Position, START_FEN
-    from .xiangqi.rules import game_result
-    pos = Position(fen or START_FEN)
-    result = game_result(pos)
+    Reasons (xiangqi): checkmate, stalemate, perpetual-check, perpetual-chase, 60-move, material, repetition.  The
+    first end reached along the moves is reported (a later move would be played after the game was over)."""
+    pos = _position(fen, (), game)
+    result = pos.game.game_result(pos)
     for m in moves.split():
         if result is not None:
             break
         pos.push(m)
-        result = game_result(pos)
+        result = pos.game.game_result(pos)
     if result is None:
         click.echo("ongoing")
     else:
         score, reason = result
-        click.echo({"1-0": "red wins", "0-1": "black wins"}.get(score, "draw") + " " + reason)
+        first, second = pos.game.side_names
+        click.echo({"1-0": f"{first} wins", "0-1": f"{second} wins"}.get(score, "draw") + " " + reason)
 
 
 @main.command()

@@ -35,3 +35,15 @@ def test_console_script_runs():
     bad = subprocess.run([sys.executable, "-m", "engine", "perft", "1", "--moves", "h2e3"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip().startswith("error: illegal move 'h2e3'")
+
+
+def test_judge_speaks_each_games_sides():
+    """``shuai judge`` asks the position's game for its rules and side names."""
+    def judge(*args):
+        result = CliRunner().invoke(main, ["judge", *args])
+        assert result.exit_code == 0, result.output
+        return result.output.strip()
+    assert judge("--moves", "h2e2 h9g7") == "ongoing"
+    assert judge("--fen", "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1") == "red wins checkmate"   # the flying general
+    assert judge("--game", "chess", "--moves", "f2f3 e7e5 g2g4 d8h4") == "black wins checkmate"
+    assert judge("--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1") == "draw stalemate"

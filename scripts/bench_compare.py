@@ -1,0 +1,77 @@
+"""Speed of the working tree against an earlier commit, measured in one run on this machine: ``shuai bench`` and
+perft, for both games, the two trees alternated run by run so that a busy spell of the machine hits both alike.
+
+    python scripts/bench_compare.py BASE [--runs 3]
+
+BASE is checked out into a temporary git worktree; both trees are run with this interpreter (PYTHONPATH
+selects the tree) and each keeps its own numba cache, warmed before anything is timed.  Prints, per measurement,
+the node count of each tree (they must be equal: a refactor changes no search) and the median nodes/s of each,
+with the change in per cent.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MEASURES = {                     # name -> the shuai command line
+    "bench xiangqi": ["bench", "--game", "xiangqi"],
+    "bench chess": ["bench", "--game", "chess"],
+    "perft 5 xiangqi": ["perft", "5"],
+    "perft 5 chess": ["perft", "5", "--game", "chess"],
+}
+
+
+def shuai(tree: Path, args: list[str]) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("SHUAI_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-m", "engine", *args], cwd=tree, env=env, capture_output=True,
+                         text=True, check=True)
+    return out.stdout
+
+
+def nodes_and_nps(text: str) -> tuple[int, int]:
+    found = re.findall(r"nodes (\d+) time_ms \d+ nps (\d+)", text)
+    if not found:
+        raise RuntimeError(f"no 'nodes ... nps ...' line in:\n{text}")
+    nodes, nps = found[-1]
+    return int(nodes), int(nps)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("base", help="the commit to compare with")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each measurement per tree")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=ROOT, check=True)
+        try:
+            trees = {"base": base, "new": ROOT}
+            for tree in trees.values():          # compile or load every kernel before the clock matters
+                shuai(tree, ["warmup"])
+            print(f"{'measure':18} {'nodes base':>12} {'nodes new':>12} {'nps base':>10} {'nps new':>10} {'change':>7}")
+            for name, command in MEASURES.items():
+                seen = {t: [] for t in trees}
+                nodes = {}
+                for _ in range(args.runs):
+                    for label, tree in trees.items():
+                        n, nps = nodes_and_nps(shuai(tree, command))
+                        nodes[label] = n
+                        seen[label].append(nps)
+                b, w = statistics.median(seen["base"]), statistics.median(seen["new"])
+                print(f"{name:18} {nodes['base']:>12} {nodes['new']:>12} {b:>10.0f} {w:>10.0f} "
+                      f"{(w / b - 1) * 100:>+6.1f}%", flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
