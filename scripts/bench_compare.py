@@ -3,8 +3,9 @@ perft, for both games, the two trees alternated run by run so that a busy spell 
 
     python scripts/bench_compare.py BASE [--runs 3]
 
-BASE is checked out into a temporary git worktree; both trees are run with this interpreter (PYTHONPATH
-selects the tree) and each keeps its own numba cache, warmed before anything is timed.  Prints, per measurement,
+BASE is checked out into a git worktree under the temporary directory (kept, with its numba cache, for the next
+comparison with the same commit); both trees are run with this interpreter (PYTHONPATH selects the tree) and
+each keeps its own numba cache, warmed before anything is timed.  Prints, per measurement,
 the node count of each tree (they must be equal: a refactor changes no search) and the median nodes/s of each,
 with the change in per cent.
 """
@@ -48,28 +49,30 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("base", help="the commit to compare with")
     ap.add_argument("--runs", type=int, default=3, help="runs of each measurement per tree")
+    ap.add_argument("--measure", action="append", choices=list(MEASURES), help="only this one (repeatable)")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=ROOT, check=True)
-        try:
-            trees = {"base": base, "new": ROOT}
-            for tree in trees.values():          # compile or load every kernel before the clock matters
-                shuai(tree, ["warmup"])
-            print(f"{'measure':18} {'nodes base':>12} {'nodes new':>12} {'nps base':>10} {'nps new':>10} {'change':>7}")
-            for name, command in MEASURES.items():
-                seen = {t: [] for t in trees}
-                nodes = {}
-                for _ in range(args.runs):
-                    for label, tree in trees.items():
-                        n, nps = nodes_and_nps(shuai(tree, command))
-                        nodes[label] = n
-                        seen[label].append(nps)
-                b, w = statistics.median(seen["base"]), statistics.median(seen["new"])
-                print(f"{name:18} {nodes['base']:>12} {nodes['new']:>12} {b:>10.0f} {w:>10.0f} "
-                      f"{(w / b - 1) * 100:>+6.1f}%", flush=True)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+    commit = subprocess.run(["git", "rev-parse", args.base], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    base = Path(tempfile.gettempdir()) / f"shuai-bench-{commit[:12]}"
+    if not base.is_dir():
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), commit], cwd=ROOT, check=True)
+    trees = {"base": base, "new": ROOT}
+    for tree in trees.values():          # compile or load every kernel before the clock matters
+        shuai(tree, ["warmup"])
+    print(f"{'measure':18} {'nodes base':>12} {'nodes new':>12} {'nps base':>10} {'nps new':>10} {'change':>7}")
+    for name, command in MEASURES.items():
+        if args.measure and name not in args.measure:
+            continue
+        seen = {t: [] for t in trees}
+        nodes = {}
+        for _ in range(args.runs):
+            for label, tree in trees.items():
+                n, nps = nodes_and_nps(shuai(tree, command))
+                nodes[label] = n
+                seen[label].append(nps)
+        b, w = statistics.median(seen["base"]), statistics.median(seen["new"])
+        print(f"{name:18} {nodes['base']:>12} {nodes['new']:>12} {b:>10.0f} {w:>10.0f} "
+              f"{(w / b - 1) * 100:>+6.1f}%", flush=True)
     return 0
 
 
