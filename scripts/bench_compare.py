@@ -1,5 +1,6 @@
 """Speed of the working tree against an earlier commit, measured in one run on this machine: ``shuai bench`` and
-perft, for both games, the two trees alternated run by run so that a busy spell of the machine hits both alike.
+perft, for both games, the two trees alternated run by run (and which goes first, run by run) so that a busy
+spell of the machine hits both alike.
 
     python scripts/bench_compare.py BASE [--runs 3]
 
@@ -65,8 +66,8 @@ def main() -> int:
             continue
         seen = {t: [] for t in trees}
         nodes = {}
-        for _ in range(args.runs):
-            for label, tree in trees.items():
+        for run in range(args.runs):
+            for label, tree in list(trees.items())[::1 if run % 2 == 0 else -1]:     # who goes first alternates
                 n, nps = nodes_and_nps(shuai(tree, command))
                 nodes[label] = n
                 seen[label].append(nps)
