@@ -230,7 +230,7 @@ def tb_locate(tb, board, side):
     return t, idx
 
 
-@PROBE.kernel(nogil=True)
+@PROBE.kernel(nogil=True, inline="always")
 def tb_probe(tb, board, side, allow_disk):
     """Value code of the position for the side to move, or UNKNOWN.  ``allow_disk``: a chunk not in memory
     may be read now; otherwise only the pool is used."""
