@@ -33,8 +33,9 @@ MATED_FEN = "R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1"          # black to move, chec
 TWO_MOVES_FEN = "4k4/R8/9/4p4/9/9/9/9/9/3K5 b - - 0 1"     # black to move: exactly e6e5 and e9f9
 LOPSIDED_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1"   # red: a bare general vs everything
 
-UCCI_OPTIONS = ["usemillisec", "batch", "debug", "ponder", "usebook", "useegtb", "bookfiles", "egtbpaths",
-                "egtbcache", "egtbply", "hashsize", "threads", "idle", "pruning", "knowledge", "randomness", "newgame"]
+UCCI_OPTIONS = ["usemillisec", "batch", "ponder", "useegtb", "egtbpaths", "egtbcache", "egtbply", "hashsize", "threads",
+                "newgame"]
+UCCI_DO_NOTHING = ["debug", "usebook", "bookfiles", "idle", "pruning", "knowledge", "randomness"]   # not offered
 UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "UCI_Variant", "EGTBPath", "EGTBCache", "EGTBProbeDepth"]
 
 
@@ -188,11 +189,15 @@ def test_ucci_transcript(engine):
             m = re.match(r"option (\w+) type (check|spin|combo|string|button)\b", ln)
             assert m, f"malformed option line {ln!r}"
             options[m.group(1)] = m.group(2)
-    assert set(UCCI_OPTIONS) <= set(options)
+    assert list(options) == UCCI_OPTIONS            # every option offered does something, and only those
     assert options["usemillisec"] == "check" and options["hashsize"] == "spin" and options["newgame"] == "button"
     for line in ("setoption usemillisec true", "setoption hashsize 16", "setoption newgame"):
         engine.send(line)
-    engine.ready()
+    for name in UCCI_DO_NOTHING:                    # what the spec and other engines have: accepted, silently
+        engine.send(f"setoption {name} large")
+    engine.send("isready")
+    _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
+    assert lines == ["readyok"], lines
     engine.send("position startpos moves h2e2 h9g7")
     engine.send("go depth 3")
     _, lines = engine.bestmove()
@@ -494,7 +499,7 @@ COMMON_BAD = [
     b"setoption", b"xyzzy 1 2 3",
 ]
 UCCI_BAD = [b"setoption hashsize 99999", b"setoption hashsize abc", b"setoption batch maybe",
-            b"setoption idle extreme", b"setoption nosuch 1", b"banmoves zzzz", b"ponderhit now",
+            b"setoption egtbply extreme", b"setoption nosuch 1", b"banmoves zzzz", b"ponderhit now",
             b"probe fen garbage", b"uci", b"go time abc", b"setoption egtbcache 0", b"setoption egtbply x",
             b"setoption egtbpaths /nonexistent/tables"]
 UCI_BAD = [b"setoption name Hash value 0", b"setoption name Hash value big", b"setoption name UCI_Variant value shogi",

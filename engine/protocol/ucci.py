@@ -40,33 +40,24 @@ from .core import parse_go as parse_core_go
 
 DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (our view) is at most this
 
-GRADES = ("none", "small", "medium", "large")
-
-# UCCI's own settings, which only this dialect reads (usemillisec, batch) or which it accepts and does not use.
+# UCCI's own settings, which only this dialect reads.
 SETTINGS = {
     "usemillisec": Option("check", False),          # go's times in milliseconds rather than seconds
     "batch": Option("check", False),                # read nothing more while a search runs (see the module doc)
-    "debug": Option("check", False),
-    "usebook": Option("check", False),
-    "bookfiles": Option("string", ""),
-    "idle": Option("combo", "none", vars=GRADES),
-    "pruning": Option("combo", "large", vars=GRADES),
-    "knowledge": Option("combo", "large", vars=GRADES),
-    "randomness": Option("combo", "none", vars=GRADES),
 }
-ALSO_ACCEPTED = {"randomness": ("tiny", "huge")}    # ElephantEye's two extra grades, accepted, not advertised
 
 # The options as UCCI names them, in the order they are advertised -> a key of SETTINGS or of core.OPTIONS.
-NAMES = {"usemillisec": "usemillisec", "batch": "batch", "debug": "debug", "ponder": "ponder",
-         "usebook": "usebook", "useegtb": "tables", "bookfiles": "bookfiles", "egtbpaths": "table_paths",
-         "egtbcache": "table_cache_mb", "egtbply": "probe_depth", "hashsize": "hash_mb", "threads": "threads",
-         "idle": "idle", "pruning": "pruning", "knowledge": "knowledge", "randomness": "randomness",
-         "newgame": "clear_hash"}
+# Only options that change something are advertised.
+NAMES = {"usemillisec": "usemillisec", "batch": "batch", "ponder": "ponder", "useegtb": "tables",
+         "egtbpaths": "table_paths", "egtbcache": "table_cache_mb", "egtbply": "probe_depth", "hashsize": "hash_mb",
+         "threads": "threads", "newgame": "clear_hash"}
 ZERO_IS_DEFAULT = {"hashsize", "threads"}          # UCCI's 0: "the engine decides", i.e. the default
 
-# Options other UCCI engines have and some GUIs send whatever the engine advertised; the spec says setting
-# an option the engine did not offer is not an error, so these are accepted and ignored.
-TOLERATED = {"promotion", "usehash", "style", "selectivity", "loadbook", "evalapi", "repetition", "drawmoves"}
+# Options of the UCCI spec or of other UCCI engines that this engine does not have (books, levels, debug output
+# -- the levels and books come with their own issue); some GUIs send them whatever the engine advertised, and
+# the spec says setting an option the engine did not offer is not an error, so they are accepted and ignored.
+TOLERATED = {"debug", "usebook", "bookfiles", "idle", "pruning", "knowledge", "randomness", "promotion", "usehash",
+             "style", "selectivity", "loadbook", "evalapi", "repetition", "drawmoves"}
 
 
 def option(name: str) -> Option:
@@ -144,8 +135,6 @@ class UcciDialect(Dialect):
         if name not in NAMES:
             raise CommandError(f"unknown option {sanitize(name, 40)!r}")
         spec, key = option(name), NAMES[name]
-        if key in ALSO_ACCEPTED:
-            spec = replace(spec, vars=spec.vars + ALSO_ACCEPTED[key])
         value = spec.parse(" ".join(rest), name)
         if value == 0 and name in ZERO_IS_DEFAULT:
             value = spec.default
