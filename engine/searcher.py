@@ -110,7 +110,7 @@ class Searcher:
         self._pondering = False
         self._soft_deadline: Optional[float] = None
         self._budget = None
-        self._clock_start: Optional[float] = None  # perf_counter at go (at ponderhit when pondering)
+        self._clock_start: Optional[float] = None  # perf_counter at go (set when the clock is armed)
         self._best_moves: list = []             # each completed iteration's best move and score (time management)
         self._scores: list[int] = []
         self._search_id = 0                     # a hard-stop timer stops only the search that armed it
@@ -185,13 +185,16 @@ class Searcher:
         self._thread.start()
 
     def _arm_clock(self) -> None:
-        """Start counting this move's time (at ``go``, or at ``ponderhit`` when pondering)."""
+        """Count this move's time from ``go``: at once, or at ``ponderhit`` when pondering -- then the time spent
+        pondering counts as thinking time for the move (the UCI spec; Stockfish alike), so a long ponder on the
+        right move is answered at once instead of with a fresh budget."""
         with self._lock:
             now = time.perf_counter()
             if self._budget.soft is not None:
-                self._clock_start = now
-                self._soft_deadline = now + self._budget.soft
-                self._timer = threading.Timer(self._budget.hard, self._hard_stop, args=(self._search_id,))
+                self._clock_start = start = self._start_time
+                self._soft_deadline = start + self._budget.soft
+                left = max(0.0, start + self._budget.hard - now)
+                self._timer = threading.Timer(left, self._hard_stop, args=(self._search_id,))
                 self._timer.daemon = True
                 self._timer.start()
 

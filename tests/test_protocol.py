@@ -329,6 +329,21 @@ def test_go_ponder_waits_for_ponderhit_or_stop(engine, dialect):
 
 
 @pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_ponderhit_counts_the_time_spent_pondering(engine, dialect):
+    """After 2 s of pondering on a 5 s + 0.1 s clock, ``ponderhit`` is answered at once: the move's budget (about
+    0.4 s, at most 1.5 s) has been used since ``go``.  It used to start a fresh budget: 1.5 s more."""
+    started(engine, dialect)
+    engine.send("position startpos moves h2e2 h9g7")
+    engine.send("go ponder time 5 increment 0.1" if dialect == "ucci" else
+                "go ponder wtime 5000 btime 5000 winc 100 binc 100")
+    assert not [ln for ln in engine.silent_for(2.0) if ln.startswith("bestmove")], "bestmove while pondering"
+    t0 = engine.send("ponderhit")
+    t, lines = engine.bestmove(REPLY_TIMEOUT)
+    assert t - t0 < STOP_LIMIT, f"bestmove {t - t0:.2f} s after ponderhit"
+    assert_legal_reply(lines[-1], after(START_FEN, "h2e2", "h9g7"))
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
 def test_go_while_searching_ends_the_old_search_first(engine, dialect):
     started(engine, dialect)
     engine.send("position startpos")
