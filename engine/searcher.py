@@ -155,8 +155,9 @@ class Searcher:
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, history)."""
+        from . import tt
         self.wait()
-        self.tt[:] = 0
+        self.tt = tt.cleared(self.tt)
         if self.game is not None:
             self.history[:] = 0
             self.ss[:] = 0

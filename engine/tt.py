@@ -18,10 +18,19 @@ BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 0, 1, 2, 3
 
 
 def new_table(megabytes: int) -> np.ndarray:
-    """A table of the largest power-of-two number of entries that fits in ``megabytes``."""
+    """A table of the largest power-of-two number of entries that fits in ``megabytes``.  ``np.zeros`` takes
+    fresh zeroed pages from the operating system, which hands each one over when it is first written: a table of
+    gigabytes costs nothing until the search fills it (a ``go`` right after ``setoption Hash`` or ``ucinewgame``
+    keeps its whole budget)."""
     entries = max(2, (max(1, megabytes) << 20) // TT_ENTRY.itemsize)
     entries = 1 << (entries.bit_length() - 1)
     return np.zeros(entries, TT_ENTRY)
+
+
+def cleared(table: np.ndarray) -> np.ndarray:
+    """An empty table of the same size: a fresh one (see ``new_table``) rather than the old one overwritten,
+    which costs a second a gigabyte."""
+    return np.zeros(table.shape, table.dtype)
 
 
 @njit(cache=True, inline="always")

@@ -343,6 +343,21 @@ def test_ponderhit_counts_the_time_spent_pondering(engine, dialect):
     assert_legal_reply(lines[-1], after(START_FEN, "h2e2", "h9g7"))
 
 
+def test_a_large_table_and_a_new_game_cost_the_next_go_nothing(engine):
+    """``Hash 2048`` then ``ucinewgame`` then ``go movetime 500``: the bestmove within the move's time (it took
+    4-6 s when the new game overwrote the whole table before the search).  1.0 s allows for a loaded machine;
+    0.45 s is typical."""
+    started(engine, "uci")
+    for setup in ("setoption name Hash value 2048", "ucinewgame"):
+        engine.send(setup)
+        engine.send("position startpos")
+        t0 = engine.send("go movetime 500")
+        t, lines = engine.bestmove(REPLY_TIMEOUT)
+        assert t - t0 < 1.0, f"bestmove {t - t0:.2f} s after go movetime 500 ({setup})"
+        assert_legal_reply(lines[-1], Position())
+    engine.send("setoption name Hash value 16")         # give the memory back
+
+
 @pytest.mark.parametrize("dialect", ["ucci", "uci"])
 def test_go_while_searching_ends_the_old_search_first(engine, dialect):
     started(engine, dialect)
