@@ -52,6 +52,8 @@ class Limits:
     infinite: bool = False
     ponder: bool = False
     multipv: int = 1                        # lines to report (the best first)
+    overhead: Optional[float] = None        # seconds kept from every budget for I/O and the GUI (Move Overhead);
+                                            # None: timeman.MOVE_OVERHEAD
 
 
 @dataclass

@@ -12,7 +12,8 @@ iteration that would probably not finish before it (each one takes about as long
 from dataclasses import dataclass
 from typing import Sequence
 
-MOVE_OVERHEAD = 0.05          # seconds reserved per move for I/O and the GUI
+MOVE_OVERHEAD = 0.05          # seconds reserved per move for I/O and the GUI (the Move Overhead option's default:
+                              # more than Stockfish's 10 ms, for a Python engine's start of a search and its pipes)
 DEFAULT_MOVES_TO_GO = 16      # sudden death: plan as if this many moves remained (the search stops early, see scale_soft)
 
 
@@ -40,15 +41,16 @@ class Budget:
 
 
 def budget(limits) -> Budget:
+    overhead = MOVE_OVERHEAD if limits.overhead is None else limits.overhead
     if limits.movetime is not None:
-        t = max(0.01, limits.movetime - MOVE_OVERHEAD)
+        t = max(0.01, limits.movetime - overhead)
         return Budget(t, t)
     if limits.time_left is None:
         return Budget(None, None)
     left = max(0.0, limits.time_left)
     inc = max(0.0, limits.increment)
     mtg = limits.movestogo if limits.movestogo and limits.movestogo > 0 else DEFAULT_MOVES_TO_GO
-    reserve = min(left * 0.5, MOVE_OVERHEAD + 0.02 * left)      # never spend this part of the clock
+    reserve = min(left * 0.5, overhead + 0.02 * left)           # never spend this part of the clock
     usable = max(0.0, left - reserve)
     soft = usable / mtg + inc * 0.75
     hard = min(usable * (0.9 if mtg == 1 else 0.4), soft * 4.0)

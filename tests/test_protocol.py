@@ -36,7 +36,8 @@ LOPSIDED_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1"   # red: a 
 UCCI_OPTIONS = ["usemillisec", "batch", "ponder", "useegtb", "egtbpaths", "egtbcache", "egtbply", "hashsize", "threads",
                 "newgame"]
 UCCI_DO_NOTHING = ["debug", "usebook", "bookfiles", "idle", "pruning", "knowledge", "randomness"]   # not offered
-UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "UCI_Variant", "EGTBPath", "EGTBCache", "EGTBProbeDepth"]
+UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "Move Overhead", "UCI_Variant", "EGTBPath", "EGTBCache",
+               "EGTBProbeDepth"]
 
 
 class EngineProcess:
@@ -356,6 +357,17 @@ def test_a_large_table_and_a_new_game_cost_the_next_go_nothing(engine):
         assert t - t0 < 1.0, f"bestmove {t - t0:.2f} s after go movetime 500 ({setup})"
         assert_legal_reply(lines[-1], Position())
     engine.send("setoption name Hash value 16")         # give the memory back
+
+
+def test_move_overhead_shortens_every_budget(engine):
+    """``Move Overhead`` 700 ms: ``go movetime 1000`` is answered after about 0.3 s (0.95 s by default)."""
+    started(engine, "uci")
+    engine.send("setoption name Move Overhead value 700")
+    engine.send("position startpos")
+    t0 = engine.send("go movetime 1000")
+    t, lines = engine.bestmove(REPLY_TIMEOUT)
+    assert t - t0 < 0.65, f"bestmove {t - t0:.2f} s after go movetime 1000"
+    assert_legal_reply(lines[-1], Position())
 
 
 @pytest.mark.parametrize("dialect", ["ucci", "uci"])

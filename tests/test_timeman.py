@@ -140,3 +140,10 @@ def test_never_beyond_the_hard_limit(moves, scores):
 def test_a_new_iteration_starts_only_if_it_can_finish():
     assert may_start_iteration(0.0, SOFT) and may_start_iteration(0.5 * SOFT, SOFT)
     assert not may_start_iteration(NEXT_ITERATION_FRACTION * SOFT, SOFT) and not may_start_iteration(SOFT, SOFT)
+
+
+def test_move_overhead_is_kept_from_every_budget():
+    """The Move Overhead option (``Limits.overhead``) replaces the default reserve, for movetime and the clock."""
+    assert budget(Limits(movetime=1.0, overhead=0.3)).hard == pytest.approx(0.7)
+    assert budget(Limits(movetime=1.0)).hard == pytest.approx(1.0 - MOVE_OVERHEAD)
+    assert budget(Limits(time_left=1.0, overhead=0.5)).hard < budget(Limits(time_left=1.0, overhead=0.0)).hard

@@ -31,6 +31,7 @@ from typing import Callable, Optional
 
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
 from ..game import GAMES, game_of_fen, game_named
+from ..timeman import MOVE_OVERHEAD
 
 
 MAX_PERFT_DEPTH = 12
@@ -157,6 +158,8 @@ OPTIONS = {
     "threads": Option("spin", 1, 1, 1024),              # accepted; the search uses one thread for now
     "ponder": Option("check", False),                   # the GUI may send 'go ponder' (nothing to set up)
     "multipv": Option("spin", 1, 1, 500),               # lines reported per iteration
+    # kept from every move's time for I/O and the GUI, ms (read at go)
+    "move_overhead": Option("spin", round(MOVE_OVERHEAD * 1000), 0, 5000),
     # The game 'startpos' means (UCI_Variant): UCI's own game unless the engine was started for another
     # (``shuai --variant``); a FEN names its own game.
     "variant": Option("combo", "chess", vars=tuple(sorted(g.name for g in GAMES)), apply="variant_changed"),
@@ -450,7 +453,7 @@ class EngineCore:
         if legal and not allowed:
             self.out.line("info string every legal move is banned or excluded; searching all of them")
             ban, allowed = [], list(legal)
-        limits = eng.Limits(**limits_kwargs)
+        limits = eng.Limits(**limits_kwargs, overhead=self.values["move_overhead"] / 1000)
         with self._lock:
             self._search_ids += 1
             s = _Search(self._search_ids, legal, allowed, ponder=bool(limits.ponder),
