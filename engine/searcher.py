@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
+import numpy as np
+
 from . import alphabeta as ab
 from .egtb import DEFAULT_PROBE_DEPTH
 from .scores import INFINITE, mate_in_moves
@@ -75,6 +77,20 @@ class SearchInfo:
 
 
 @dataclass
+class Progress:
+    """Where a search stands between its iterations (the heartbeat, ``HEARTBEAT``)."""
+    nodes: int
+    time: float                             # seconds since start
+    hashfull: int                           # per mille
+    currmove: Optional[str]                 # the root move being searched (None: not known yet)
+    currmovenumber: int                     # its place in this iteration's order of the root moves, from 1
+
+    @property
+    def nps(self) -> int:
+        return int(self.nodes / self.time) if self.time > 0 else 0
+
+
+@dataclass
 class SearchResult:
     best: Optional[str]                     # None: no legal move (the side to move has lost)
     ponder: Optional[str]
@@ -91,6 +107,8 @@ def _earlier_lines(lines: list, earlier: list, count: int) -> list:
 
 
 MAX_TB_PV = 64              # plies of a tablebase PV shown
+HEARTBEAT = 1.0             # a search that reported nothing for this long reports its progress (seconds)
+HEARTBEAT_POLL = 0.1        #   looked at this often
 ASPIRATION_DEPTH = 4        # iterations from this depth on start with a window around the last score,
 ASPIRATION_WINDOW = 40      # this wide on each side, doubled at each fail
 
@@ -166,7 +184,8 @@ class Searcher:
 
     # -- control ----------------------------------------------------------------------------------------------
     def start(self, pos, limits: Limits, on_info: Callable[[SearchInfo], None],
-              on_done: Callable[[SearchResult], None], banned: Sequence[str] = ()) -> None:
+              on_done: Callable[[SearchResult], None], banned: Sequence[str] = (),
+              on_progress: Optional[Callable[[Progress], None]] = None) -> None:
         from .timeman import budget
         self.stop()
         self.wait()
@@ -183,8 +202,13 @@ class Searcher:
         self._best_moves, self._scores = [], []
         if not self._pondering:
             self._arm_clock()
-        self._thread = threading.Thread(target=self._run, args=(pos.copy(), limits, on_info, on_done,
-                                                                list(banned)), daemon=True)
+        self._last_report = self._start_time
+
+        def report(info):
+            self._last_report = time.perf_counter()
+            on_info(info)
+        self._thread = threading.Thread(target=self._run, args=(pos.copy(), limits, report, on_done,
+                                                                list(banned), on_progress), daemon=True)
         self._thread.start()
 
     def _arm_clock(self) -> None:
@@ -233,16 +257,42 @@ class Searcher:
         return self._thread is not None and self._thread.is_alive()
 
     # -- the search thread ------------------------------------------------------------------------------------
-    def _run(self, pos, limits, on_info, on_done, banned):
+    def _run(self, pos, limits, on_info, on_done, banned, on_progress):
+        done = threading.Event()
+        beat = None
+        if on_progress is not None:
+            beat = threading.Thread(target=self._heartbeat, args=(done, pos.game.move_name, on_progress),
+                                    daemon=True)
+            beat.start()
         try:
             result = self._iterate(pos, limits, on_info, banned)
         finally:
+            done.set()
+            if beat is not None:
+                beat.join()                             # no progress line after the search's last words
             self._cancel_timer()
         # The hold (see the module doc): under `go infinite` / `go ponder` no bestmove before `stop` / `ponderhit`.
         while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
         self._cancel_timer()                            # armed by a ponderhit while we waited
         on_done(result)
+
+    def _heartbeat(self, done: threading.Event, move_name, on_progress) -> None:
+        """While the search runs: its progress whenever it has reported nothing for ``HEARTBEAT`` seconds (a GUI
+        shows the engine alive in long iterations).  Reads the search's counters as it writes them: a figure
+        may be a node or a move behind."""
+        from .tt import tt_hashfull
+        while not done.wait(HEARTBEAT_POLL):
+            now = time.perf_counter()
+            if now - self._last_report < HEARTBEAT or self.game is None:
+                continue
+            self._last_report = now
+            move = int(self.ss[0, ab.SS_MOVE])
+            order = self.moves[0, :max(0, int(self.ctrl[ab.C_ROOT_MOVES]))]
+            at = np.flatnonzero(order == move) if move else ()
+            on_progress(Progress(int(self.ctrl[ab.C_NODES]), now - self._start_time,
+                                 int(tt_hashfull(self.tt, self.age)), move_name(move) if len(at) else None,
+                                 int(at[0]) + 1 if len(at) else 0))
 
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
         kernels = pos.game.kernels().alphabeta

@@ -371,6 +371,27 @@ def test_move_overhead_shortens_every_budget(engine):
 
 
 @pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_a_long_search_says_something_every_second(engine, dialect):
+    """Between long iterations the engine reports its progress (nodes, time, the root move being searched; UCI
+    also nps, hashfull and the move's number): never a silence much over a second in 5 s of ``go infinite``."""
+    started(engine, dialect)
+    engine.send("position startpos")
+    times = [engine.send("go infinite")]
+    lines = []
+    while times[-1] - times[0] < 5.0:
+        t, line = engine.read(REPLY_TIMEOUT)
+        assert line is not None, "engine exited"
+        times.append(t)
+        lines.append(line)
+    engine.send("stop")
+    engine.bestmove(REPLY_TIMEOUT)
+    assert max(b - a for a, b in zip(times, times[1:])) < 1.5
+    beat = (r"info nodes \d+ nps \d+ hashfull \d+ time \d+ currmove [a-i]\d[a-i]\d currmovenumber \d+"
+            if dialect == "uci" else r"info time \d+ nodes \d+ currmove [a-i]\d[a-i]\d")
+    assert any(re.fullmatch(beat, line) for line in lines), lines
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
 def test_go_while_searching_ends_the_old_search_first(engine, dialect):
     started(engine, dialect)
     engine.send("position startpos")

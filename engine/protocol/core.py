@@ -300,6 +300,7 @@ class EngineCore:
         self.games = GAMES
         # formatting hooks, set by the dialect
         self.format_info: Callable = lambda info: []
+        self.format_progress: Callable = lambda progress: []
         self.format_result: Callable = lambda search, result: []
 
     # -- the engine (numba side) --------------------------------------------------------------------------------
@@ -461,7 +462,7 @@ class EngineCore:
                         drawn=not legal and pos.game.stalemate_draws and not pos.in_check())
             self._search = s
         eng.searcher.start(pos, limits, lambda info: self._on_info(s, info), lambda r: self._on_done(s, r),
-                           banned=ban)
+                           banned=ban, on_progress=lambda p: self.out.lines(self.format_progress(p)))
         return s
 
     def _on_info(self, s: _Search, info) -> None:
@@ -557,6 +558,7 @@ class Dialect:
         self.out = core.out
         self.handshaken = False
         core.format_info = self.format_info
+        core.format_progress = self.format_progress
         core.format_result = self.format_result
         self.commands: dict[str, Callable[[list[str]], Optional[bool]]] = {
             "isready": self.cmd_isready,
@@ -617,6 +619,10 @@ class Dialect:
         raise NotImplementedError
 
     def format_info(self, info) -> list[str]:
+        raise NotImplementedError
+
+    def format_progress(self, progress) -> list[str]:
+        """The heartbeat of a long search (``searcher.Progress``), between iterations."""
         raise NotImplementedError
 
     def format_result(self, search: _Search, result) -> list[str]:

@@ -200,6 +200,10 @@ class UcciDialect(Dialect):
             line += " pv " + " ".join(info.pv)
         return [line, f"info time {int(info.time * 1000)} nodes {info.nodes}"]
 
+    def format_progress(self, progress):
+        line = f"info time {int(progress.time * 1000)} nodes {progress.nodes}"
+        return [line + f" currmove {progress.currmove}" if progress.currmove else line]
+
     def format_result(self, search, result):
         if result is None or result.best is None:
             return ["nobestmove"]

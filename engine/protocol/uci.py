@@ -151,6 +151,13 @@ class UciDialect(Dialect):
             line += " pv " + " ".join(info.pv)
         return [line]
 
+    def format_progress(self, progress):
+        line = (f"info nodes {progress.nodes} nps {progress.nps} hashfull {progress.hashfull} "
+                f"time {int(progress.time * 1000)}")
+        if progress.currmove:
+            line += f" currmove {progress.currmove} currmovenumber {progress.currmovenumber}"
+        return [line]
+
     def format_result(self, search, result):
         if result is None or result.best is None:
             return self.no_move_reply(search)
