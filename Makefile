@@ -14,13 +14,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
-# Set-up alone: install, compile every numba kernel once so that no GUI ever waits for the compiler, and build
-# the quick endgame tables (every one-attacker xiangqi ending: 45 tables, about 15 s; the chess KQK, KRK, KPK,
-# KBBK and KBNK, about 10 s; present ones are kept).
+# Set-up alone: install, then `shuai setup` (what a user without make runs after `pip install`): compile every
+# numba kernel once so that no GUI ever waits for the compiler, and build each game's quick endgame tables (every
+# one-attacker xiangqi ending: 45 tables, about 15 s; the chess KQK, KRK, KPK, KBBK and KBNK, about 10 s; present
+# ones are kept).
 setup: $(STAMP)
-	$(BIN)/shuai warmup
-	$(BIN)/shuai tb build --one-attacker --quiet --dir tablebases
-	$(BIN)/shuai tb build --game chess --quiet --dir tablebases KQvK KRvK KPvK KBBvK KBNvK
+	$(BIN)/shuai setup --dir tablebases
 
 play: setup
 	$(BIN)/shuai play

@@ -119,6 +119,23 @@ def warmup():
     click.echo(f"numba kernels ready in {time.perf_counter() - t0:.1f} s")
 
 
+@main.command()
+@click.option("--dir", "directory", default=None, help="Where the tables go.  [default: the engine's tablebases/]")
+def setup(directory):
+    """Make the engine ready to use, what `make setup` does, on any system with Python (no make needed, as on
+    Windows): compile every kernel into numba's cache and build each game's quick endgame tables (tables
+    already present are kept)."""
+    from .egtb import default_directory
+    from .egtb.build import Builder
+    click.get_current_context().invoke(warmup)
+    directory = directory or str(default_directory())
+    for game in GAMES:
+        records = Builder(game, directory).build(game.tables().QUICK_SET)
+        built = [r for r in records if r.built]
+        click.echo(f"{game.name}: {len(built)} tables built, {len(records) - len(built)} present already, "
+                   f"{sum(r.seconds for r in built):.1f} s, in {directory}")
+
+
 # Sub-commands defined in their own packages; each module imports only click at the top.
 from .egtb.cli import tb  # noqa: E402
 from .match.cli import match  # noqa: E402

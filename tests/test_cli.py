@@ -47,3 +47,21 @@ def test_judge_speaks_each_games_sides():
     assert judge("--fen", "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1") == "red wins checkmate"   # the flying general
     assert judge("--game", "chess", "--moves", "f2f3 e7e5 g2g4 d8h4") == "black wins checkmate"
     assert judge("--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1") == "draw stalemate"
+
+
+def test_setup_does_what_make_setup_does(tmp_path):
+    """``shuai setup`` (for systems without make): the kernels warmed and each game's quick tables built, the
+    same files as ``tb build`` writes; a second run keeps them."""
+    from engine.game import GAMES
+    command = [sys.executable, "-m", "engine", "setup", "--dir", str(tmp_path)]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert lines[0].startswith("numba kernels ready in ")
+    assert lines[1].startswith("xiangqi: 45 tables built, 0 present already")
+    assert lines[2].startswith("chess: 5 tables built, 0 present already")
+    expected = {f"{name}{game.tables().SUFFIX}" for game in GAMES for name in game.tables().QUICK_SET}
+    files = {p.name for p in tmp_path.iterdir()}
+    assert expected <= files and len(files) == 50          # with the tables they capture into (KvK, KAvK ...)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert "xiangqi: 0 tables built, 45 present already" in again.stdout
