@@ -65,3 +65,18 @@ def test_setup_does_what_make_setup_does(tmp_path):
     assert expected <= files and len(files) == 50          # with the tables they capture into (KvK, KAvK ...)
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert "xiangqi: 0 tables built, 45 present already" in again.stdout
+
+
+def test_tables_live_beside_a_checkout_or_in_the_users_data_directory(tmp_path, monkeypatch):
+    """A GUI may start the engine from any directory: the default table directory never depends on it."""
+    from pathlib import Path
+    from engine.egtb import default_directory
+    (tmp_path / "checkout").mkdir()
+    (tmp_path / "checkout" / "pyproject.toml").write_text("")
+    assert default_directory(tmp_path / "checkout") == tmp_path / "checkout" / "tablebases"
+    monkeypatch.delenv("LOCALAPPDATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_directory(tmp_path / "site-packages") == tmp_path / "data" / "shuai" / "tablebases"
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "AppData"))             # Windows
+    assert default_directory(tmp_path / "site-packages") == tmp_path / "AppData" / "shuai" / "tablebases"
+    assert default_directory() == Path(__file__).resolve().parents[1] / "tablebases"     # this checkout

@@ -20,6 +20,7 @@ Each game's own parts live in ``engine.<game>.tables`` (index and material lette
 
 Nothing heavy is imported here; the submodules import numba.
 """
+import os
 from pathlib import Path
 
 DEFAULT_CACHE_MB = 64       # the chunk cache (egtbcache / EGTBCache)
@@ -27,14 +28,18 @@ DEFAULT_PROBE_DEPTH = 2     # egtbply: the disk is read only at nodes with at le
 MAX_CACHE_MB = 4096
 
 
-def default_directory() -> Path:
-    """Where tables are built and looked for unless told otherwise: the project's ``tablebases/`` beside the
-    ``engine`` package in a source checkout (so a GUI that starts the engine from any directory finds them),
-    else ``./tablebases``."""
-    root = Path(__file__).resolve().parents[2]
+def default_directory(root: Path = Path(__file__).resolve().parents[2]) -> Path:
+    """Where tables are built and looked for unless told otherwise, whatever directory a GUI starts the engine
+    from: the project's ``tablebases/`` beside the ``engine`` package in a source checkout (``root``), else --
+    an installed package (``pip install``, then ``shuai setup``) -- the user's data directory:
+    ``%LOCALAPPDATA%\\shuai\\tablebases`` on Windows, ``$XDG_DATA_HOME/shuai/tablebases`` (by default
+    ``~/.local/share/shuai/tablebases``) elsewhere."""
     if (root / "pyproject.toml").is_file():
         return root / "tablebases"
-    return Path("tablebases")
+    if os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "shuai" / "tablebases"
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "shuai" / "tablebases"
 
 
 def warm(game, directory=None) -> None:
