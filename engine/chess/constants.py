@@ -37,9 +37,9 @@ WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO = 1, 2, 4, 8
 CASTLING_LETTERS = "KQkq"       # in bit order
 
 # Layout of the position arrays every kernel receives (see ``board``):
-# st int64[ST_LEN]: the shared entries (engine.layout: side to move, ply, the two king squares), the castling rights and en-passant
-# square now (as hist holds them per ply: move generation reads them here), one bitboard per piece code
-# (st[ST_BB + code]; the slots of codes 0, 7 and 8 are unused) and the occupancy of each colour.
+# st int64[ST_LEN]: the shared entries (engine.layout: side to move, ply, the two king squares), the castling
+# rights and en-passant square now (as hist holds them per ply: move generation reads them here), one bitboard
+# per piece code (st[ST_BB + code]; the slots of codes 0, 7 and 8 are unused) and the occupancy of each colour.
 ST_CASTLING, ST_EP = 4, 5
 ST_BB = 6
 ST_OCC = ST_BB + PIECE_CODES                    # st[ST_OCC + colour]

@@ -339,7 +339,8 @@ class Tablebases:
         """The game's ``tb_locate`` kernel: (table number, index), (DRAWN, 0) or (-1, 0)."""
         return -1, 0
 
-    def __init__(self, directory="tablebases", memory_mb: float = DEFAULT_CACHE_MB, errors: Optional["ErrorLog"] = None):
+    def __init__(self, directory="tablebases", memory_mb: float = DEFAULT_CACHE_MB,
+                 errors: Optional["ErrorLog"] = None):
         """``directory``: a directory, a list of them, or a string of several separated by ``;`` (or the
         system's path separator); where two hold the same table, the first wins.  None: no tables.
         ``errors``: the ErrorLog to report into (shared with the other games' tables of the same set)."""

@@ -30,8 +30,8 @@ from .core import parse_go as parse_core_go
 
 # The options as UCI names them, in the order they are advertised -> a key of core.OPTIONS.
 NAMES = {"Hash": "hash_mb", "Threads": "threads", "Ponder": "ponder", "MultiPV": "multipv",
-         "Move Overhead": "move_overhead", "UCI_Variant": "variant", "EGTBPath": "table_paths", "EGTBCache": "table_cache_mb",
-         "EGTBProbeDepth": "probe_depth", "Clear Hash": "clear_hash"}
+         "Move Overhead": "move_overhead", "UCI_Variant": "variant", "EGTBPath": "table_paths",
+         "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth", "Clear Hash": "clear_hash"}
 BY_LOWER = {name.lower(): name for name in NAMES}     # option names are case-insensitive
 
 
