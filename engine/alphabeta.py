@@ -293,13 +293,12 @@ def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
     """(hash move, score): the stored move (0 if none) and, where the stored bound settles this node, its
     score (NO_SCORE otherwise; PV nodes never take a cut from the table)."""
     n_ply = st[ST_PLY]
-    e = tt_probe(tt, keys[n_ply, 0], keys[n_ply, 1])
-    if e < 0:
+    found, move, stored, stored_depth, f = tt_probe(tt, keys[n_ply, 0], keys[n_ply, 1])
+    if not found:
         return 0, NO_SCORE
-    hash_move = np.int64(tt[e].move)
-    if not pv_node and tt[e].depth >= depth:
-        s = score_from_tt(tt[e].score, ply)
-        f = tt[e].flag
+    hash_move = np.int64(move)
+    if not pv_node and stored_depth >= depth:
+        s = score_from_tt(stored, ply)
         if f == BOUND_EXACT or (f == BOUND_LOWER and s >= beta) or (f == BOUND_UPPER and s <= alpha):
             return hash_move, s
     return hash_move, NO_SCORE

@@ -17,6 +17,16 @@ the protocol relies on it.
 The position's game (``pos.game``) supplies the compiled search (``engine.template``): the same driver runs
 every game.
 
+Threads (``searcher.set_threads(n)``): Lazy SMP.  The search thread (the main thread of the search) drives the
+iterations, the clock and the reports as with one thread; ``n - 1`` helper threads search the same root at the
+same time, each with its own copy of the position and its own stacks, killers and histories, sharing only the
+transposition table (lock-free, see ``engine.tt``): what one thread stores, the others find, and they start
+their iterations at staggered depths (``helper_skips``) so that their trees differ.  The kernels release the
+GIL, so the threads really run at once.  When the main thread ends, the helpers are stopped and the move is
+chosen by a vote of the threads' last completed iterations, weighted by depth and score (``vote``).  Helpers
+read no table chunk from disk (only the main thread does: the chunk cache has one writer).  With one thread
+there are no helpers and the search is the deterministic one of ``shuai bench``.
+
 Endgame tables (``searcher.set_tablebases(TableSet(...), probe_depth)``, see ``engine.egtb.tableset``): a
 search uses the tables of its position's game (``for_game(pos.game)``).  A root position the tables know is
 not searched -- the move is the tables' (fastest mate when winning, slowest when losing) and the PV follows
@@ -107,10 +117,57 @@ def _earlier_lines(lines: list, earlier: list, count: int) -> list:
 
 
 MAX_TB_PV = 64              # plies of a tablebase PV shown
+VOTE_MARGIN = 20            # centipawns: the weakest thread's vote still counts (see ``vote``)
 HEARTBEAT = 1.0             # a search that reported nothing for this long reports its progress (seconds)
 HEARTBEAT_POLL = 0.1        #   looked at this often
 ASPIRATION_DEPTH = 4        # iterations from this depth on start with a window around the last score,
 ASPIRATION_WINDOW = 40      # this wide on each side, doubled at each fail
+
+
+def _aspirated(kernels, args, depth: int, score: int) -> int:
+    """One iteration of the root search: from ASPIRATION_DEPTH on within a window around the last ``score``,
+    widened on each side that fails; 0 when stopped (``ctrl`` of ``args`` says)."""
+    ctrl = args[6]
+    window = ASPIRATION_WINDOW
+    alpha, beta = (score - window, score + window) if depth >= ASPIRATION_DEPTH else (-INFINITE, INFINITE)
+    while True:
+        ctrl[ab.C_SELDEPTH] = 0
+        value = int(kernels.pvs(*args, depth, 0, alpha, beta))
+        if ctrl[ab.C_STOP]:
+            return value
+        if value <= alpha:
+            alpha = max(-INFINITE, alpha - window)
+        elif value >= beta:
+            beta = min(INFINITE, beta + window)
+        else:
+            return value
+        window *= 2
+
+
+def helper_skips(index: int, depth: int) -> bool:
+    """Does helper ``index`` (from 1) skip this iteration?  Helpers search in blocks of ``size`` depths, every
+    other block, starting at different phases, so that at any time the threads are spread over the depths
+    around the main thread's and fill the table ahead of it."""
+    size = 1 + (index - 1).bit_length() // 2             # helpers 1-2: single depths, 3-8: pairs, ...
+    phase = (index - 1) % (2 * size)
+    return ((depth + phase) // size) % 2 == 0
+
+
+def vote(candidates: list) -> tuple:
+    """The threads' choice: ``candidates`` are each thread's last completed iteration, (depth, move, score,
+    PV), the main thread's first.  A mate found for us wins (the nearest); otherwise each candidate votes for
+    its move with depth times its score above the worst (plus VOTE_MARGIN), and the move with the most votes is
+    played, with the line of the deepest (then best) thread that chose it."""
+    from .scores import MATE_BOUND
+    mates = [c for c in candidates if c[2] > MATE_BOUND]
+    if mates:
+        return max(mates, key=lambda c: c[2])
+    lowest = min(c[2] for c in candidates)
+    votes: dict = {}
+    for depth, move, score, _ in candidates:
+        votes[move] = votes.get(move, 0) + depth * (score - lowest + VOTE_MARGIN)
+    winner = max(votes, key=lambda m: (votes[m], m == candidates[0][1]))
+    return max((c for c in candidates if c[1] == winner), key=lambda c: (c[0], c[2]))
 
 
 class Searcher:
@@ -123,6 +180,9 @@ class Searcher:
         self.tt = tt.new_table(hash_mb)
         self.game = None                    # the game of the work arrays (set by the first search)
         self.ctrl = ab.new_work_arrays(1, 1)[0]
+        self.threads = 1
+        self._helpers: list = []            # each helper thread's work arrays (ab.new_work_arrays)
+        self._helper_threads: list[threading.Thread] = []
         self.age = 0
         self._thread: Optional[threading.Thread] = None
         self._timer: Optional[threading.Timer] = None
@@ -149,14 +209,23 @@ class Searcher:
         if probe_depth is not None:
             self.tb_depth = int(probe_depth)
 
+    def set_threads(self, n: int) -> None:
+        """Search with ``n`` threads (from 1; the Threads option bounds it)."""
+        self.wait()
+        self.threads = max(1, int(n))
+
     def _use_game(self, game) -> None:
-        """Work arrays shaped for ``game`` (made anew only when the game changes)."""
+        """Work arrays shaped for ``game`` (made anew only when the game changes), one set per thread."""
+        kernels = game.kernels()
         if game is not self.game:
-            kernels = game.kernels()
             (ctrl, self.ss, self.pv, self.moves, self.order, self.history,
              self.reps) = ab.new_work_arrays(kernels.MAX_MOVES, kernels.HISTORY_SIZE)
             self.ctrl[:] = ctrl                 # the same array: stop() may hold it
+            self._helpers = []
             self.game = game
+        del self._helpers[self.threads - 1:]
+        while len(self._helpers) < self.threads - 1:
+            self._helpers.append(ab.new_work_arrays(kernels.MAX_MOVES, kernels.HISTORY_SIZE))
 
     def hash_entry(self, pos):
         """What the transposition table holds for a position: (move name or None, score, depth, bound) with
@@ -164,14 +233,11 @@ class Searcher:
         from .tt import BOUND_EXACT, BOUND_LOWER, score_from_tt, tt_probe
         move_name = pos.game.move_name
         key, lock = pos.keys[pos.ply]
-        e = int(tt_probe(self.tt, key, lock))
-        if e < 0:
+        found, move, score, depth, flag = tt_probe(self.tt, key, lock)
+        if not found:
             return None
-        entry = self.tt[e]
-        bound = {BOUND_EXACT: "exact", BOUND_LOWER: "lower"}.get(int(entry["flag"]), "upper")
-        move = int(entry["move"])
-        return (move_name(move) if move else None, int(score_from_tt(entry["score"], 0)), int(entry["depth"]),
-                bound)
+        bound = {BOUND_EXACT: "exact", BOUND_LOWER: "lower"}.get(int(flag), "upper")
+        return move_name(int(move)) if move else None, int(score_from_tt(score, 0)), int(depth), bound
 
     def new_game(self) -> None:
         """Forget everything learnt (transposition table, history)."""
@@ -181,6 +247,7 @@ class Searcher:
         if self.game is not None:
             self.history[:] = 0
             self.ss[:] = 0
+        self._helpers = []                      # made afresh by the next search
 
     # -- control ----------------------------------------------------------------------------------------------
     def start(self, pos, limits: Limits, on_info: Callable[[SearchInfo], None],
@@ -240,6 +307,11 @@ class Searcher:
     def stop(self) -> None:
         self._pondering = False
         self.ctrl[ab.C_STOP] = 1
+        self._stop_helpers()
+
+    def _stop_helpers(self) -> None:
+        for work in self._helpers:
+            work[0][ab.C_STOP] = 1
 
     def ponderhit(self) -> None:
         if self._pondering:
@@ -267,6 +339,7 @@ class Searcher:
         try:
             result = self._iterate(pos, limits, on_info, banned)
         finally:
+            self._stop_helpers()
             done.set()
             if beat is not None:
                 beat.join()                             # no progress line after the search's last words
@@ -276,6 +349,7 @@ class Searcher:
             time.sleep(0.002)
         self._cancel_timer()                            # armed by a ponderhit while we waited
         on_done(result)
+        self._join_helpers()                            # stopped already; the bestmove did not wait for them
 
     def _heartbeat(self, done: threading.Event, move_name, on_progress) -> None:
         """While the search runs: its progress whenever it has reported nothing for ``HEARTBEAT`` seconds (a GUI
@@ -290,7 +364,7 @@ class Searcher:
             move = int(self.ss[0, ab.SS_MOVE])
             order = self.moves[0, :max(0, int(self.ctrl[ab.C_ROOT_MOVES]))]
             at = np.flatnonzero(order == move) if move else ()
-            on_progress(Progress(int(self.ctrl[ab.C_NODES]), now - self._start_time,
+            on_progress(Progress(self._nodes(), now - self._start_time,
                                  int(tt_hashfull(self.tt, self.age)), move_name(move) if len(at) else None,
                                  int(at[0]) + 1 if len(at) else 0))
 
@@ -321,23 +395,13 @@ class Searcher:
         max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
         if len(allowed) == 1 and self._timed(limits):
             max_depth = 1                               # the only move, on the clock: play it at once (timeman)
+        if self._helpers:
+            ctrl[ab.C_NODE_LIMIT] //= len(self._helpers) + 1     # `go nodes`: the threads' sum
+        completed = self._start_helpers(kernels, pos, allowed, max_depth)
         best, info, score = int(root[0]), None, 0
         shown = []                                      # the lines the last iteration reported (MultiPV)
         for depth in range(1, max_depth + 1):
-            window = ASPIRATION_WINDOW
-            alpha, beta = (score - window, score + window) if depth >= ASPIRATION_DEPTH else (-INFINITE, INFINITE)
-            while True:
-                ctrl[ab.C_SELDEPTH] = 0
-                value = int(kernels.pvs(*args, depth, 0, alpha, beta))
-                if ctrl[ab.C_STOP]:
-                    break
-                if value <= alpha:
-                    alpha = max(-INFINITE, alpha - window)
-                elif value >= beta:
-                    beta = min(INFINITE, beta + window)
-                else:
-                    break
-                window *= 2
+            value = _aspirated(kernels, args, depth, score)
             stopped = bool(ctrl[ab.C_STOP])
             if stopped and ctrl[ab.C_ROOT_DONE] == 0:
                 break                                   # nothing finished at this depth: keep the last result
@@ -356,10 +420,61 @@ class Searcher:
                 on_info(line)
             if stopped or self._done(info, limits):
                 break
+        self._stop_helpers()
         if info is None:                                # stopped before depth 1 completed: any legal move
             info = self._info(0, 0, [best], move_name)
+        elif completed and limits.multipv == 1 and not table_draw:
+            depth, move, score, line = vote([(info.depth, best, info.score, None)] + [c[-1] for c in completed if c])
+            if move != best:                            # a helper's line won: the GUI sees it before the move
+                best = move
+                info = self._info(depth, score, self._table_line(pos, line), move_name)
+                on_info(info)
         ponder = info.pv[1] if len(info.pv) > 1 else None
         return SearchResult(move_name(best), ponder, info)
+
+    def _start_helpers(self, kernels, pos, allowed, max_depth) -> list:
+        """Start the helper threads on the root (see the module doc); returns the list each fills with its
+        completed iterations, (depth, best move, score, PV)."""
+        completed = []
+        self._helper_threads = []
+        for index, work in enumerate(self._helpers, 1):
+            ctrl = work[0]
+            ctrl[:] = 0
+            ctrl[ab.C_NODE_LIMIT] = self.ctrl[ab.C_NODE_LIMIT]
+            ctrl[ab.C_AGE] = self.age
+            ctrl[ab.C_TB_DEPTH] = ab.MAX_PLY            # no disk reads (the chunk cache has one writer)
+            ctrl[ab.C_ROOT_MOVES] = len(allowed)
+            work[3][0, :len(allowed)] = allowed
+            completed.append([])
+            thread = threading.Thread(target=self._help, daemon=True,
+                                      args=(index, work, kernels, pos.copy(), max_depth, completed[-1]))
+            self._helper_threads.append(thread)
+            thread.start()
+        return completed
+
+    def _help(self, index, work, kernels, pos, max_depth, completed) -> None:
+        """A helper thread: iterative deepening of the root with its own arrays, on the shared table."""
+        ctrl, ss, pv, moves, order, history, reps = work
+        kernels.seed_repetitions(pos.st, pos.hist, pos.keys, reps)
+        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays) + tuple(work)
+        score = 0
+        for depth in range(1, max_depth + 1):
+            if helper_skips(index, depth):
+                continue
+            value = _aspirated(kernels, args, depth, score)
+            if ctrl[ab.C_STOP]:
+                break
+            score = value
+            completed.append((depth, int(moves[0, 0]), score, [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]))
+
+    def _join_helpers(self) -> None:
+        for thread in self._helper_threads:
+            thread.join()
+        self._helper_threads = []
+
+    def _nodes(self) -> int:
+        """Nodes searched so far by all the threads."""
+        return int(self.ctrl[ab.C_NODES]) + sum(int(work[0][ab.C_NODES]) for work in self._helpers)
 
     def _root_line(self, best: int) -> list:
         """The PV the last root search left, if it starts with ``best`` (a stopped search may not have one)."""
@@ -426,8 +541,7 @@ class Searcher:
     def _info(self, depth, score, pv_moves, move_name) -> SearchInfo:
         from .tt import tt_hashfull
         return SearchInfo(depth, int(self.ctrl[ab.C_SELDEPTH]), score, mate_in_moves(score),
-                          int(self.ctrl[ab.C_NODES]),
-                          time.perf_counter() - self._start_time, [move_name(m) for m in pv_moves],
+                          self._nodes(), time.perf_counter() - self._start_time, [move_name(m) for m in pv_moves],
                           int(tt_hashfull(self.tt, self.age)), int(self.ctrl[ab.C_TB_HITS]))
 
     def _timed(self, limits: Limits) -> bool:

@@ -6,15 +6,27 @@ other).  The move field holds a packed move (``engine.move``: 16 bits, chess pro
 The table is a structured numpy array of two-entry buckets: slot 0 keeps the deepest result (replaced only by
 an equal or deeper search, or by anything once it is from an older search), slot 1 always takes the newest,
 so fresh results are never lost to an old deep one.
+
+Shared by the threads of a search without locks (Lazy SMP, ``engine.searcher``).  An entry is written field
+by field, so a thread may read one that another is half-way through writing: a torn entry.  Its ``check`` is
+the position's lock mixed with all the entry's data (Hyatt's lockless hashing), and a reader takes the data
+only when the check matches what it read: a torn entry is a miss, never a wrong move, score or bound.  Each
+field is read once (``tt_probe`` returns the values, not the entry).
 """
 import numpy as np
 from numba import njit
 
 from .scores import MATE_BOUND
 
-TT_ENTRY = np.dtype([("lock", np.uint32), ("move", np.uint16), ("score", np.int16), ("depth", np.int8),
-                     ("flag", np.uint8), ("age", np.uint8), ("pad", np.uint8)])
+# An entry is three 32-bit words: the check, then move | score << 16, then depth | flag << 8 | age << 16.
+# Words rather than a structured array because each is read exactly once into a local: numba's record fields
+# were measured to tear (threads hammering one table read ~1 in 1000 mixed entries back as valid), words not.
+CHECK, MOVE_SCORE, DEPTH_FLAG_AGE = range(3)
+ENTRY_WORDS = 3
+ENTRY_BYTES = 4 * ENTRY_WORDS
 BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 0, 1, 2, 3
+_MIX = np.uint64(0x9E3779B97F4A7C15)        # an odd 64-bit multiplier (the golden ratio): every data bit
+                                            # reaches the high half that the check keeps
 
 
 def new_table(megabytes: int) -> np.ndarray:
@@ -22,9 +34,9 @@ def new_table(megabytes: int) -> np.ndarray:
     fresh zeroed pages from the operating system, which hands each one over when it is first written: a table of
     gigabytes costs nothing until the search fills it (a ``go`` right after ``setoption Hash`` or ``ucinewgame``
     keeps its whole budget)."""
-    entries = max(2, (max(1, megabytes) << 20) // TT_ENTRY.itemsize)
+    entries = max(2, (max(1, megabytes) << 20) // ENTRY_BYTES)
     entries = 1 << (entries.bit_length() - 1)
-    return np.zeros(entries, TT_ENTRY)
+    return np.zeros((entries, ENTRY_WORDS), np.uint32)
 
 
 def cleared(table: np.ndarray) -> np.ndarray:
@@ -52,34 +64,63 @@ def score_from_tt(score, ply):
     return score
 
 
+@njit(cache=True, inline="always")
+def _check(lock, move_score, depth_flag_age):
+    """The check word of an entry: the lock mixed with both data words (see the module doc)."""
+    data = np.uint64(move_score) | (np.uint64(depth_flag_age) << np.uint64(32))
+    return np.uint32(np.uint64(lock) & np.uint64(0xFFFFFFFF)) ^ np.uint32((data * _MIX) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _decode(move_score, depth_flag_age):
+    """(move, stored score, depth, flag, age) of an entry's data words."""
+    return (np.uint16(move_score & 0xFFFF), np.int16(np.uint16(move_score >> 16)),
+            np.int8(np.uint8(depth_flag_age & 0xFF)), np.uint8((depth_flag_age >> 8) & 0xFF),
+            np.uint8((depth_flag_age >> 16) & 0xFF))
+
+
+@njit(cache=True, inline="always")
+def _read(tt, i, lock):
+    """Entry ``i`` read once: (holds this position, move, stored score, depth, flag, age)."""
+    check = tt[i, CHECK]
+    move_score = tt[i, MOVE_SCORE]
+    depth_flag_age = tt[i, DEPTH_FLAG_AGE]
+    move, score, depth, flag, age = _decode(move_score, depth_flag_age)
+    return check == _check(lock, move_score, depth_flag_age), move, score, depth, flag, age
+
+
 @njit(cache=True)
 def tt_probe(tt, key, lock):
-    """Index of the entry for this position, or -1."""
+    """What the table holds for this position: (found, move, stored score, depth, bound flag); the score as
+    stored (``score_from_tt`` makes it the caller's).  ``found`` is False for an empty, foreign or torn entry."""
     i = np.int64(key & np.uint64(len(tt) - 2))
-    lk = np.uint32(lock)
-    if tt[i].lock == lk and tt[i].flag != BOUND_NONE:
-        return i
-    if tt[i + 1].lock == lk and tt[i + 1].flag != BOUND_NONE:
-        return i + 1
-    return -1
+    for slot in range(2):
+        ok, move, score, depth, flag, age = _read(tt, i + slot, lock)
+        if ok and flag != BOUND_NONE:
+            return True, move, score, depth, flag
+    return False, np.uint16(0), np.int16(0), np.int8(0), np.uint8(BOUND_NONE)
 
 
 @njit(cache=True)
 def tt_store(tt, key, lock, move, score, depth, flag, ply, age):
     i = np.int64(key & np.uint64(len(tt) - 2))
-    lk = np.uint32(lock)
-    e = tt[i]
-    if not (e.lock == lk or e.flag == BOUND_NONE or depth >= e.depth or e.age != age):
+    ok, old_move, old_score, old_depth, old_flag, old_age = _read(tt, i, lock)
+    if not (ok or old_flag == BOUND_NONE or depth >= old_depth or old_age != age):
         i += 1                                            # the deep slot stays; the newest goes to slot 1
-    e = tt[i]
-    if move == 0 and e.lock == lk:
-        move = e.move                                     # keep the old best move when we found none
-    e.lock = lk
-    e.move = move
-    e.score = score_to_tt(score, ply)
-    e.depth = max(-128, min(127, depth))
-    e.flag = flag
-    e.age = age
+        ok, old_move, old_score, old_depth, old_flag, old_age = _read(tt, i, lock)
+    if move == 0 and ok:
+        move = old_move                                   # keep the old best move when we found none
+    move_score = np.uint32(move & 0xFFFF) | (np.uint32(np.uint16(np.int16(score_to_tt(score, ply)))) << np.uint32(16))
+    depth_flag_age = (np.uint32(np.uint8(np.int8(max(-128, min(127, depth))))) | (np.uint32(flag & 0xFF) << np.uint32(8))
+                      | (np.uint32(age & 0xFF) << np.uint32(16)))
+    tt[i, CHECK] = _check(lock, move_score, depth_flag_age)
+    tt[i, MOVE_SCORE] = move_score
+    tt[i, DEPTH_FLAG_AGE] = depth_flag_age
+
+
+def tt_entry(tt: np.ndarray, i: int) -> tuple:
+    """Entry ``i`` decoded, for tests and tools: (check, move, stored score, depth, flag, age)."""
+    return (int(tt[i, CHECK]),) + tuple(int(v) for v in _decode(tt[i, MOVE_SCORE], tt[i, DEPTH_FLAG_AGE]))
 
 
 @njit(cache=True)
@@ -88,6 +129,7 @@ def tt_hashfull(tt, age):
     n = min(1000, len(tt))
     used = 0
     for i in range(n):
-        if tt[i].flag != BOUND_NONE and tt[i].age == age:
+        word = tt[i, DEPTH_FLAG_AGE]
+        if (word >> 8) & 0xFF != BOUND_NONE and (word >> 16) & 0xFF == age:
             used += 1
     return used * 1000 // n

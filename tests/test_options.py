@@ -5,8 +5,10 @@ import re
 import threading
 from types import SimpleNamespace
 
+import pytest
+
 from engine.protocol import ucci, uci
-from engine.protocol.core import OPTIONS, EngineCore, _Search
+from engine.protocol.core import OPTIONS, CommandError, EngineCore, _Search
 from engine.protocol.loop import Engine
 
 
@@ -18,6 +20,9 @@ class RecordingSearcher:
 
     def set_hash(self, mb):
         self.calls.append(("set_hash", mb))
+
+    def set_threads(self, n):
+        self.calls.append(("set_threads", n))
 
     def new_game(self):
         self.calls.append(("new_game",))
@@ -46,6 +51,16 @@ def test_hash_is_applied_by_setoption():
     searcher.calls.clear()
     d.cmd_setoption("name Hash value 16".split())               # the same size: nothing to do
     assert ("set_hash", 16) not in searcher.calls
+
+
+def test_threads_reach_the_searcher_in_both_dialects():
+    core, searcher = loaded_core()
+    uci.UciDialect(core).cmd_setoption("name Threads value 4".split())
+    assert [c for c in searcher.calls if c[0] == "set_threads"] == [("set_threads", 4)]
+    ucci.UcciDialect(core).cmd_setoption("threads 0".split())   # UCCI's 0: the default, one thread
+    assert [c for c in searcher.calls if c[0] == "set_threads"] == [("set_threads", 4), ("set_threads", 1)]
+    with pytest.raises(CommandError):
+        uci.UciDialect(core).cmd_setoption("name Threads value 257".split())   # beyond the honest maximum
 
 
 def test_hash_set_during_a_search_is_applied_when_it_has_ended():

@@ -229,8 +229,7 @@ def test_uci_transcript(engine):
         engine.send(line)
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
-    assert [ln for ln in lines if ln.endswith("for now")] == [                # accepted, and said what happens
-        "info string Threads 4: searching with 1 thread for now"]
+    assert not [ln for ln in lines if ln.startswith("info string")]            # every option taken as it is
     engine.send("ucinewgame")
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     engine.send(f"position fen {fen} moves b0c2 b9c7")

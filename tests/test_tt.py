@@ -9,19 +9,40 @@ from engine.scores import MATE_SCORE
 def test_tt_store_probe_and_mate_adjustment():
     table = tt.new_table(1)
     key, lock = np.uint64(0xDEADBEEF12345678), np.uint64(0x1234ABCD)
-    assert tt.tt_probe(table, key, lock) == -1
+    assert not tt.tt_probe(table, key, lock)[0]
     # A mate in 5 plies seen from ply 3 is stored as mate in 2 plies from the node ...
     tt.tt_store(table, key, lock, 1234, MATE_SCORE - 5, 7, tt.BOUND_EXACT, 3, 1)
-    e = tt.tt_probe(table, key, lock)
-    assert e >= 0 and table[e]["move"] == 1234 and table[e]["depth"] == 7
-    assert table[e]["score"] == MATE_SCORE - 2
+    found, move, score, depth, flag = tt.tt_probe(table, key, lock)
+    assert (found, move, depth, flag) == (True, 1234, 7, tt.BOUND_EXACT)
+    assert score == MATE_SCORE - 2
     # ... and read back at ply 6 as mate in 8 plies from the root.
-    assert tt.score_from_tt(table[e]["score"], 6) == MATE_SCORE - 8
+    assert tt.score_from_tt(score, 6) == MATE_SCORE - 8
     # Depth-preferred: a shallower result of another position in the bucket does not evict the deep one.
     other_lock = np.uint64(0x0BADF00D)
     tt.tt_store(table, key, other_lock, 99, 10, 2, tt.BOUND_LOWER, 0, 1)
-    assert tt.tt_probe(table, key, lock) >= 0 and tt.tt_probe(table, key, other_lock) >= 0
-    assert tt.tt_probe(table, key, np.uint64(1)) == -1           # a different lock never matches
+    assert tt.tt_probe(table, key, lock)[:4] == (True, 1234, MATE_SCORE - 2, 7)
+    assert tt.tt_probe(table, key, other_lock)[:4] == (True, 99, 10, 2)
+    assert not tt.tt_probe(table, key, np.uint64(1))[0]          # a different lock never matches
+    # A result without a move keeps the position's old best move.
+    tt.tt_store(table, key, lock, 0, 50, 9, tt.BOUND_UPPER, 0, 1)
+    assert tt.tt_probe(table, key, lock)[:5] == (True, 1234, 50, 9, tt.BOUND_UPPER)
+
+
+def test_a_torn_entry_is_a_miss():
+    """Threads share the table without locks: an entry half-written by one thread while another reads it
+    mixes two writes; every such mix fails the check instead of reading back as valid."""
+    table = tt.new_table(1)
+    key, lock = np.uint64(4), np.uint64(0x5EED)
+    tt.tt_store(table, key, lock, 77, -300, 5, tt.BOUND_LOWER, 0, 3)
+    first = table[4].copy()
+    assert tt.tt_entry(table, 4)[1:] == (77, -300, 5, tt.BOUND_LOWER, 3)
+    tt.tt_store(table, key, lock, 91, 120, 8, tt.BOUND_EXACT, 0, 4)
+    second = table[4].copy()
+    assert tt.tt_probe(table, key, lock)[:5] == (True, 91, 120, 8, tt.BOUND_EXACT)
+    for word in range(tt.ENTRY_WORDS):
+        table[4] = second
+        table[4, word] = first[word]            # one word still the old write's
+        assert not tt.tt_probe(table, key, lock)[0], word
 
 
 def test_table_size_follows_hash_option():

@@ -155,7 +155,9 @@ class Option:
 # search that is running.
 OPTIONS = {
     "hash_mb": Option("spin", 64, 1, 4096, apply="apply_options"),         # the transposition table, MB
-    "threads": Option("spin", 1, 1, 1024),              # accepted; the search uses one thread for now
+    # Lazy SMP (engine.searcher).  Each thread has its own work arrays (8.5 MB for xiangqi): 256 take 2.2 GB
+    # besides the hash table, the most this maximum promises
+    "threads": Option("spin", 1, 1, 256, apply="apply_options"),
     "ponder": Option("check", False),                   # the GUI may send 'go ponder' (nothing to set up)
     "multipv": Option("spin", 1, 1, 500),               # lines reported per iteration
     # kept from every move's time for I/O and the GUI, ms (read at go)
@@ -396,6 +398,9 @@ class EngineCore:
         if applied.get("hash_mb") != v["hash_mb"]:
             eng.searcher.set_hash(v["hash_mb"])
             applied["hash_mb"] = v["hash_mb"]
+        if applied.get("threads", 1) != v["threads"]:
+            eng.searcher.set_threads(v["threads"])
+            applied["threads"] = v["threads"]
         if self._pending_new_game:
             eng.searcher.new_game()
             self._pending_new_game = False

@@ -12,7 +12,7 @@ coordinates, rank 0 = Red's back rank (the ICCS form UCCI uses); Red is "white" 
 nps hashfull time pv``; with no legal move ``info depth 0 score mate 0`` (``score cp 0`` for a chess
 stalemate) then ``bestmove (none)``; a ``stop``
 with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search is restricted to those moves)
-and ``perft N``.  Options: Hash, Threads (any value accepted, one thread used), Ponder, MultiPV (K lines per
+and ``perft N``.  Options: Hash, Threads (Lazy SMP), Ponder, MultiPV (K lines per
 iteration, the best first; ``bestmove`` is line 1's), UCI_Variant (``chess`` or ``xiangqi``; others are refused),
 Clear Hash, and the endgame tables:
 EGTBPath (directories separated by ``;`` or ``:``; empty: the project's ``tablebases/``), EGTBCache (MB of
@@ -119,8 +119,6 @@ class UciDialect(Dialect):
         if key is None:
             raise CommandError(f"no such option {sanitize(name, 40)!r}")
         value = OPTIONS[key].parse(text, label)
-        if key == "threads" and value > 1:          # accepted, as GUIs set it from the machine's cores
-            self.out.line(f"info string {label} {value}: searching with 1 thread for now")
         self.core.set_option(key, value)
 
     def cmd_go(self, args):

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Lazy SMP: time to depth and nodes per second with 1, 2, ... threads, on the 30 positions of `shuai bench`
+(each game's ``bench.FENS``), each searched to a fixed depth from an empty table, in the same run.
+
+    .venv/bin/python scripts/bench_threads.py [--threads 1,2] [--depth 11] [--game xiangqi] [--hash 64] [--rounds 1]
+
+For each thread count: the wall time until the search has completed the depth (the main thread's iteration;
+helpers fill the table ahead of it), summed over the positions; the speed-up is the 1-thread time over that
+time (the geometric mean of the per-position ratios beside it); nps is the nodes of all threads over the wall
+time.  The thread counts alternate position by position (and ``--rounds`` repeats the set), so a load from
+other programs hits them alike.  Lazy SMP is not deterministic: more rounds, steadier figures.  Run it on an
+idle machine: a thread count above the cores measures the scheduler.
+"""
+import argparse
+import math
+import os
+import time
+
+from engine.game import game_named
+from engine.searcher import Limits, Searcher
+
+
+def time_to_depth(searcher: Searcher, position, depth: int) -> tuple[float, int, int]:
+    """(seconds, nodes, depth reported) of one search of ``position`` to ``depth`` from an empty table."""
+    searcher.new_game()
+    result = []
+    start = time.perf_counter()
+    searcher.start(position, Limits(depth=depth), lambda info: None, result.append)
+    searcher.wait()
+    info = result[0].info
+    return time.perf_counter() - start, info.nodes if info else 0, info.depth if info else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap.add_argument("--threads", default="1,2", help="thread counts, the first the baseline (default 1,2)")
+    ap.add_argument("--depth", type=int, default=0, help="depth of every search (default: the bench depth + 2)")
+    ap.add_argument("--game", default="xiangqi")
+    ap.add_argument("--hash", type=int, default=64, help="MB (default 64)")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N positions (0: all)")
+    ap.add_argument("--rounds", type=int, default=1, help="times through the positions (default 1)")
+    args = ap.parse_args()
+    game = game_named(args.game)
+    bench = game.bench()
+    fens = list(bench.FENS)[:args.limit or None]
+    depth = args.depth or bench.DEPTH + 2
+    counts = [int(n) for n in args.threads.split(",")]
+    searchers = {}
+    for n in counts:
+        searchers[n] = Searcher(args.hash)
+        searchers[n].set_threads(n)
+        time_to_depth(searchers[n], game.Position(fens[0]), 2)      # kernels loaded, work arrays made
+    print(f"{args.game}: {len(fens)} positions x {args.rounds}, depth {depth}, Hash {args.hash} MB, threads "
+          f"{args.threads}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    seconds = {n: 0.0 for n in counts}
+    nodes = {n: 0 for n in counts}
+    log_ratio = {n: 0.0 for n in counts}
+    for _ in range(args.rounds):
+        for i, fen in enumerate(fens):
+            row = {n: time_to_depth(searchers[n], game.Position(fen), depth) for n in counts}
+            for n, (s, k, d) in row.items():
+                seconds[n] += s
+                nodes[n] += k
+                log_ratio[n] += math.log(row[counts[0]][0] / max(s, 1e-6))
+            print(f"  {i + 1:2}  " + "  ".join(f"{n}t {s:6.2f}s {k:9} nodes d{d}" for n, (s, k, d) in row.items()),
+                  flush=True)
+    base = seconds[counts[0]]
+    total = args.rounds * len(fens)
+    print(f"{'threads':>8} {'time s':>9} {'speed-up':>9} {'geo mean':>9} {'knps':>8}")
+    for n in counts:
+        print(f"{n:8} {seconds[n]:9.1f} {base / seconds[n]:9.2f} {math.exp(log_ratio[n] / total):9.2f} "
+              f"{nodes[n] / seconds[n] / 1000:8.0f}")
+
+
+if __name__ == "__main__":
+    main()
