@@ -115,9 +115,15 @@ def history_size(history_entries: int) -> int:
     return 2 * history_entries + history_entries * history_entries
 
 
+def _padded_ctrl():
+    """A ``ctrl`` array alone on its cache lines: each thread of a search writes its own at every node, and two
+    sharing a line would slow each other down (false sharing)."""
+    return np.zeros(CTRL_LEN + 16, np.int64)[8:8 + CTRL_LEN]
+
+
 def new_work_arrays(max_moves: int, history_entries: int):
     """The per-search arrays (see the module docstring): ctrl, ss, pv, moves, order, history, reps."""
-    return (np.zeros(CTRL_LEN, np.int64), np.zeros((MAX_PLY + 2, SS_LEN), np.int32),
+    return (_padded_ctrl(), np.zeros((MAX_PLY + 2, SS_LEN), np.int32),
             np.zeros((MAX_PLY + 2, MAX_PLY + 2), np.int32), np.zeros((MAX_PLY + 2, max_moves), np.int32),
             np.zeros((MAX_PLY + 2, max_moves), np.int32), np.zeros(history_size(history_entries), np.int32),
             np.zeros(REP_MASK + 1, np.uint8))

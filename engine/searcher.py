@@ -117,6 +117,7 @@ def _earlier_lines(lines: list, earlier: list, count: int) -> list:
 
 
 MAX_TB_PV = 64              # plies of a tablebase PV shown
+OVERTAKEN = 2               # a stop flag value: another thread finished this thread's iteration first (_begin)
 VOTE_MARGIN = 20            # centipawns: the weakest thread's vote still counts (see ``vote``)
 HEARTBEAT = 1.0             # a search that reported nothing for this long reports its progress (seconds)
 HEARTBEAT_POLL = 0.1        #   looked at this often
@@ -142,6 +143,13 @@ def _aspirated(kernels, args, depth: int, score: int) -> int:
         else:
             return value
         window *= 2
+
+
+def _to_front(moves, n: int, move: int) -> None:
+    """Move ``move`` to the front of the first ``n`` of ``moves``, the others keeping their order."""
+    at = int(np.flatnonzero(moves[:n] == move)[0])
+    moves[1:at + 1] = moves[:at].copy()
+    moves[0] = move
 
 
 def helper_skips(index: int, depth: int) -> bool:
@@ -183,6 +191,9 @@ class Searcher:
         self.threads = 1
         self._helpers: list = []            # each helper thread's work arrays (ab.new_work_arrays)
         self._helper_threads: list[threading.Thread] = []
+        self._depths: list[int] = []        # each thread's iteration now (the main thread's first)
+        self._finished = 0                  # the deepest iteration any thread has finished
+        self._share_iterations = True       # does a finished iteration end the others' (not with MultiPV)
         self.age = 0
         self._thread: Optional[threading.Thread] = None
         self._timer: Optional[threading.Timer] = None
@@ -306,7 +317,8 @@ class Searcher:
 
     def stop(self) -> None:
         self._pondering = False
-        self.ctrl[ab.C_STOP] = 1
+        with self._lock:                                # not lost to an OVERTAKEN (see _end)
+            self.ctrl[ab.C_STOP] = 1
         self._stop_helpers()
 
     def _stop_helpers(self) -> None:
@@ -397,11 +409,26 @@ class Searcher:
             max_depth = 1                               # the only move, on the clock: play it at once (timeman)
         if self._helpers:
             ctrl[ab.C_NODE_LIMIT] //= len(self._helpers) + 1     # `go nodes`: the threads' sum
+        self._depths = [0] * (1 + len(self._helpers))
+        self._finished = 0
+        self._share_iterations = limits.multipv == 1
         completed = self._start_helpers(kernels, pos, allowed, max_depth)
         best, info, score = int(root[0]), None, 0
         shown = []                                      # the lines the last iteration reported (MultiPV)
-        for depth in range(1, max_depth + 1):
+        depth = 0
+        while depth < max_depth:
+            depth += 1
+            self._begin(0, ctrl, depth)
             value = _aspirated(kernels, args, depth, score)
+            if self._end(0, ctrl, depth):               # a helper finished this depth first: take its result
+                depth, best, score, line = max((c[-1] for c in completed if c and c[-1][0] >= depth),
+                                               key=lambda c: c[0])
+                _to_front(root, len(allowed), best)
+                info = self._info(depth, 0 if table_draw else score, self._table_line(pos, line), move_name)
+                on_info(info)
+                if self._done(info, limits):
+                    break
+                continue
             stopped = bool(ctrl[ab.C_STOP])
             if stopped and ctrl[ab.C_ROOT_DONE] == 0:
                 break                                   # nothing finished at this depth: keep the last result
@@ -459,13 +486,42 @@ class Searcher:
         args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays) + tuple(work)
         score = 0
         for depth in range(1, max_depth + 1):
-            if helper_skips(index, depth):
-                continue
+            if helper_skips(index, depth) or depth <= self._finished:
+                continue                                # staggered; or another thread has finished it
+            self._begin(index, ctrl, depth)
             value = _aspirated(kernels, args, depth, score)
+            best = int(moves[0, 0])
+            if self._end(index, ctrl, depth):
+                continue
             if ctrl[ab.C_STOP]:
                 break
             score = value
-            completed.append((depth, int(moves[0, 0]), score, [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]))
+            completed.append((depth, best, score, [int(m) for m in pv[0, :max(1, ss[0, ab.SS_PV_LEN])]]))
+            self._end(index, ctrl, depth, finished=True)
+
+    def _begin(self, index: int, ctrl, depth: int) -> None:
+        """Thread ``index`` starts an iteration: one that another thread has finished already ends at once."""
+        with self._lock:
+            self._depths[index] = depth
+            if self._share_iterations and depth <= self._finished and ctrl[ab.C_STOP] == 0:
+                ctrl[ab.C_STOP] = OVERTAKEN
+
+    def _end(self, index: int, ctrl, depth: int, finished: bool = False) -> bool:
+        """Thread ``index`` is back from an iteration.  True if another thread had finished it first (its stop
+        flag is cleared: the thread goes on with the next depth).  Otherwise, if it ``finished`` the
+        iteration (the main thread's finished unless stopped), every thread still on this depth or a shallower
+        one is overtaken: its iteration ends and it moves on.  All under the lock, with ``stop`` and
+        ``_begin``: a stop is never lost, an OVERTAKEN never comes late."""
+        with self._lock:
+            if ctrl[ab.C_STOP] == OVERTAKEN:
+                ctrl[ab.C_STOP] = 0
+                return True
+            if (finished or index == 0) and ctrl[ab.C_STOP] == 0 and self._share_iterations:
+                self._finished = max(self._finished, depth)
+                for work, now in zip([self.ctrl] + [w[0] for w in self._helpers], self._depths):
+                    if 0 < now <= depth and work[ab.C_STOP] == 0 and work is not ctrl:
+                        work[ab.C_STOP] = OVERTAKEN
+            return False
 
     def _join_helpers(self) -> None:
         for thread in self._helper_threads:

@@ -142,3 +142,23 @@ def test_the_vote_weighs_depth_and_score():
     assert vote([main, (10, 202, 30, [202])])[1] == 101
     # A mate found by any thread wins, the nearest one.
     assert vote([main, (7, 202, 31990, [202]), (6, 303, 31994, [303])])[1] == 303
+
+
+def test_a_finished_iteration_ends_the_same_iteration_of_the_other_threads():
+    """Threads share iterations: the first to finish a depth interrupts the threads still on it or below
+    (OVERTAKEN), they move on; the main thread takes the helper's result; a stop is never turned into it."""
+    from engine.searcher import OVERTAKEN
+    searcher = Searcher(16)
+    searcher.set_threads(3)
+    searcher._use_game(Position().game)
+    main, first, second = searcher.ctrl, searcher._helpers[0][0], searcher._helpers[1][0]
+    for ctrl in (main, first, second):
+        ctrl[:] = 0
+    searcher._depths, searcher._finished, searcher._share_iterations = [7, 7, 9], 0, True
+    assert not searcher._end(1, first, 7, finished=True)          # helper 1 finishes depth 7 first
+    assert (main[ab.C_STOP], first[ab.C_STOP], second[ab.C_STOP]) == (OVERTAKEN, 0, 0)
+    assert searcher._end(0, main, 7) and main[ab.C_STOP] == 0   # the main thread is told, and goes on
+    searcher._begin(2, second, 6)                                 # a depth already finished ends at once
+    assert second[ab.C_STOP] == OVERTAKEN
+    searcher.stop()
+    assert main[ab.C_STOP] == 1 and not searcher._end(0, main, 8)   # a stop stays a stop
