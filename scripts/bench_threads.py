@@ -3,6 +3,7 @@
 (each game's ``bench.FENS``), each searched to a fixed depth from an empty table, in the same run.
 
     .venv/bin/python scripts/bench_threads.py [--threads 1,2] [--depth 11] [--game xiangqi] [--hash 64] [--rounds 1]
+    .venv/bin/python scripts/bench_threads.py --stop-latency [--threads 1,2,4,8,16]
 
 For each thread count: the wall time until the search has completed the depth (the main thread's iteration;
 helpers fill the table ahead of it), summed over the positions; the speed-up is the 1-thread time over that
@@ -10,10 +11,14 @@ time (the geometric mean of the per-position ratios beside it); nps is the nodes
 time.  The thread counts alternate position by position (and ``--rounds`` repeats the set), so a load from
 other programs hits them alike.  Lazy SMP is not deterministic: more rounds, steadier figures.  Run it on an
 idle machine: a thread count above the cores measures the scheduler.
+
+``--stop-latency``: for each thread count, 10 times: ``go infinite`` from the start position for 0.5 s, then
+``stop``; the time from ``stop`` to the ``bestmove`` callback (median and worst, ms).
 """
 import argparse
 import math
 import os
+import threading
 import time
 
 from engine.game import game_named
@@ -31,6 +36,27 @@ def time_to_depth(searcher: Searcher, position, depth: int) -> tuple[float, int,
     return time.perf_counter() - start, info.nodes if info else 0, info.depth if info else 0
 
 
+def stop_latency(counts: list[int], game, hash_mb: int) -> None:
+    print(f"stop latency, {game.name}, go infinite 0.5 s then stop, 10 times; load average "
+          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"{'threads':>8} {'median ms':>10} {'worst ms':>9}")
+    for n in counts:
+        searcher = Searcher(hash_mb)
+        searcher.set_threads(n)
+        times = []
+        for _ in range(10):
+            done = threading.Event()
+            searcher.start(game.Position(), Limits(infinite=True), lambda info: None, lambda r: done.set())
+            time.sleep(0.5)
+            start = time.perf_counter()
+            searcher.stop()
+            done.wait()
+            times.append((time.perf_counter() - start) * 1000)
+            searcher.wait()
+        times.sort()
+        print(f"{n:8} {times[len(times) // 2]:10.2f} {times[-1]:9.2f}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -40,8 +66,12 @@ def main():
     ap.add_argument("--hash", type=int, default=64, help="MB (default 64)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N positions (0: all)")
     ap.add_argument("--rounds", type=int, default=1, help="times through the positions (default 1)")
+    ap.add_argument("--stop-latency", action="store_true", help="measure stop latency instead")
     args = ap.parse_args()
     game = game_named(args.game)
+    if args.stop_latency:
+        stop_latency([int(n) for n in args.threads.split(",")], game, args.hash)
+        return
     bench = game.bench()
     fens = list(bench.FENS)[:args.limit or None]
     depth = args.depth or bench.DEPTH + 2

@@ -9,6 +9,8 @@
 #   CONCURRENCY [2]        games at once (2 on a 2-core machine: the clocks are real, leave the machine alone)
 #   OUT [/tmp/shuai-sprt]  PGN, engine traffic and the summary
 #   GAME [xiangqi]         xiangqi, or chess (from tests/data/chess-openings.epd, over UCI)
+#   NEW_OPTIONS, BASE_OPTIONS [none]  engine options of each side, as the match runner's option.NAME=VALUE
+#                          words: e.g. NEW_OPTIONS=option.Threads=2 with BASE=HEAD tests Threads 2 vs 1
 #   RESUME [none]          W,D,L of an earlier run of the same pair (new engine's view): the test goes on from
 #                          there with the next openings (a small gain needs thousands of games: several sittings)
 # Both engines are frozen copies (the working tree as it is now, uncommitted edits included, and BASE), each
@@ -40,10 +42,11 @@ export_rev "$NEW" "$OUT" "$PY"
 export_rev "$BASE" "$OUT" "$PY"
 ENGINE=$EXPORT_CMD
 name=$NEW-vs-$BASE
-echo "SPRT ($GAME) $NEW (working tree) vs $BASE at $TC, elo0=$ELO0 elo1=$ELO1, up to $GAMES games -> $OUT/$name.*"
+[ -n "$NEW_OPTIONS$BASE_OPTIONS" ] && name=$name-$(echo "$NEW_OPTIONS-vs-$BASE_OPTIONS" | tr -c 'A-Za-z0-9=.\n-' _)
+echo "SPRT ($GAME) $NEW (working tree) ${NEW_OPTIONS:+($NEW_OPTIONS) }vs $BASE ${BASE_OPTIONS:+($BASE_OPTIONS) }at $TC, elo0=$ELO0 elo1=$ELO1, up to $GAMES games -> $OUT/$name.*"
 "$PY" -m engine.match.cli \
-    --engine "name=new-$NEW dir=$OUT/shuai-$NEW cmd='$ENGINE'" \
-    --engine "name=base-$BASE dir=$OUT/shuai-$BASE cmd='$ENGINE'" \
+    --engine "name=new-$NEW dir=$OUT/shuai-$NEW cmd='$ENGINE' $NEW_OPTIONS" \
+    --engine "name=base-$BASE dir=$OUT/shuai-$BASE cmd='$ENGINE' $BASE_OPTIONS" \
     --games "$GAMES" --tc "$TC" --concurrency "$CONCURRENCY" \
     --game "$GAME" --openings "$OPENINGS" --sprt "elo0=$ELO0 elo1=$ELO1" \
     ${RESUME:+--resume "$RESUME"} --event "sprt $name" --pgn "$OUT/$name.pgn" | tee "$OUT/$name.txt"
