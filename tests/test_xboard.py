@@ -20,7 +20,8 @@ CHESS_MOVE = r"[a-h][1-8][a-h][1-8][qrbn]?"
 # ply score time nodes seldepth nps tbhits <TAB> pv
 THINKING = re.compile(r"(\d+) (-?\d+) (\d+) (\d+) (\d+) (\d+) (\d+)\t(.*)")
 MATE_IN_ONE = "4k4/R8/9/9/9/9/9/9/9/R2K5 w - - 0 1"            # Red to move: a0a9 mates
-XBOARD_LETTERS_FEN = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1"   # H/E letters
+# A xiangqi FEN as XBoard 4.9 sends it (its debug log): horse H, elephant E, no castling or en-passant fields.
+XBOARD_FEN = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b 0 1"
 FOOLS_MATE_FEN = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"    # Black: d8h4 mates
 
 
@@ -244,20 +245,21 @@ def test_setboard_depth_limit_move_now_and_time_controls(engine):
     assert move in Position().legal_move_names()
     # st 1: about a second; a clock of 0.5 s ('time 50'): much less.
     engine.send("force")
-    engine.send(f"setboard {XBOARD_LETTERS_FEN}")
+    engine.send(f"setboard {XBOARD_FEN}")
     engine.send("st 1")
     t0 = engine.send("go")
     t, _, move = read_move(engine)
     assert 0.5 < t - t0 < 2.0, f"st 1 took {t - t0:.2f} s"
+    assert move in after(START_FEN, "h2e2").legal_move_names()          # Black's move: the FEN's side
     engine.send("force")
-    engine.send(f"setboard {XBOARD_LETTERS_FEN}")
+    engine.send(f"setboard {XBOARD_FEN}")
     engine.send("level 40 0:30 0")
     engine.send("time 50")
     engine.send("otim 3000")
     t0 = engine.send("go")
     t, _, move = read_move(engine)
     assert t - t0 < 0.5, f"{t - t0:.2f} s on a clock of 0.5 s"
-    assert move in Position().legal_move_names()
+    assert move in after(START_FEN, "h2e2").legal_move_names()
     # An illegal position: one error line, moves and go refused until a new position.
     engine.send("setboard 9/9/9 w - - 0 1")
     engine.send("usermove h2e2")
