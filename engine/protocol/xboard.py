@@ -330,7 +330,7 @@ class XboardDialect(Dialect):
     def cmd_go(self, args):
         self._abandon()
         self._playable()
-        self.force = False
+        self.force = self.analyzing = False
         self.engine_side = self.core.position().side
         self._think()
 
