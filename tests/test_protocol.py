@@ -712,7 +712,8 @@ def test_uci_info_and_bestmove_format():
 
 def test_protocol_modules_do_not_import_the_jit_code():
     """The handshake must not wait for the compiled code: importing the protocol must not pull it in."""
-    code = ("import sys; import engine.protocol.loop, engine.protocol.ucci, engine.protocol.uci; "
+    code = ("import sys; import engine.protocol.loop, engine.protocol.ucci, engine.protocol.uci, "
+            "engine.protocol.xboard; "
             "bad = [m for m in ('numba', 'engine.searcher', 'engine.perft', 'engine.xiangqi.position') "
             "if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,

@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 
 from ..game import DEFAULT, game_named
 from ..protocol.core import MAX_SECONDS     # the longest time anything may take (deadlines stay in range)
+from ..protocol.xboard import XBOARD_STANDARD   # xboard's standard chess: played without a variant command
 from ..xiangqi.constants import START_FEN
 
 PROTOCOLS = ("ucci", "uci", "xboard")
-XBOARD_STANDARD = "normal"          # xboard's name for standard chess: the variant it plays without a variant command
 
 # Replies of read_move() that are not moves.
 RESIGN = "resign"

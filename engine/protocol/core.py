@@ -38,7 +38,8 @@ MAX_PERFT_DEPTH = 12
 
 
 class CommandError(Exception):
-    """A command that cannot be carried out; the loop prints ``info string error: <message>``, nothing else."""
+    """A command that cannot be carried out; the loop prints one error line (``Dialect.error_line``: UCI and
+    UCCI ``info string error: <message>``), nothing else."""
 
 
 class LoadError(CommandError):
@@ -284,6 +285,17 @@ class _Search:
     printed: bool = False
 
 
+def expected_reply(search: _Search, result) -> Optional[str]:
+    """The opponent's reply a search expects after its best move (UCI/UCCI's ``ponder`` move, xboard's hint):
+    the searcher's, else the second move of the last line that begins with the best move."""
+    info = result.info if result.info is not None else search.last_info
+    if result.ponder is not None:
+        return result.ponder
+    if info is not None and len(info.pv) >= 2 and info.pv[0] == result.best:
+        return info.pv[1]
+    return None
+
+
 class EngineCore:
     """State shared by the dialects.  Every method runs on the command thread, except the searcher callbacks."""
 
@@ -304,6 +316,7 @@ class EngineCore:
         self.format_info: Callable = lambda info: []
         self.format_progress: Callable = lambda progress: []
         self.format_result: Callable = lambda search, result: []
+        self.format_error: Callable = lambda message: f"info string error: {message}"
 
     # -- the engine (numba side) --------------------------------------------------------------------------------
     def engine(self):
@@ -413,11 +426,11 @@ class EngineCore:
         eng.searcher.tb_depth = v["probe_depth"]
 
     def table_errors(self) -> list[str]:
-        """``info string error:`` lines for table problems not reported yet (each is reported once)."""
+        """Error lines (``format_error``) for table problems not reported yet (each is reported once)."""
         eng = self.loader.engine
         if eng is None:
             return []
-        return [f"info string error: {msg}" for msg in eng.searcher.tablebases.take_errors()]
+        return [self.format_error(msg) for msg in eng.searcher.tablebases.take_errors()]
 
     def probe(self, pos) -> list[str]:
         """UCCI ``probe``: the tables' verdict (``win N``, ``loss N``, ``draw``, ``unknown``; N = plies to mate),
@@ -565,6 +578,7 @@ class Dialect:
         core.format_info = self.format_info
         core.format_progress = self.format_progress
         core.format_result = self.format_result
+        core.format_error = self.format_error
         self.commands: dict[str, Callable[[list[str]], Optional[bool]]] = {
             "isready": self.cmd_isready,
             "position": self.cmd_position,
@@ -587,6 +601,14 @@ class Dialect:
         if fn is None:
             raise CommandError(f"unknown command {sanitize(tokens[0], 40)!r}")
         return fn(tokens[1:]) is not False
+
+    def format_error(self, message: str) -> str:
+        """A problem the engine reports by itself (a table file it cannot read)."""
+        return f"info string error: {message}"
+
+    def error_line(self, error: CommandError, text: str) -> str:
+        """The one line that answers a command that failed (``text``: the command as sent)."""
+        return self.format_error(str(error))
 
     # -- shared commands ------------------------------------------------------------------------------------
     def cmd_isready(self, args):

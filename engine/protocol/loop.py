@@ -1,4 +1,4 @@
-"""The engine a GUI talks to: read stdin line by line, answer on stdout, in UCCI or UCI.
+"""The engine a GUI talks to: read stdin line by line, answer on stdout, in UCCI, UCI or xboard.
 
 Threads:
 
@@ -16,12 +16,13 @@ Threads:
 
 The dialect is fixed by the handshake: ``ucci`` -> UCCI 3.0 (xiangqi); ``uci`` -> UCI, which plays chess unless
 ``UCI_Variant`` (or ``shuai --variant``) says xiangqi or a FEN is a xiangqi position -- then in the dialect
-Pikafish speaks.  Lines before any handshake are read as UCI commands (as Stockfish and Pikafish accept commands
-without ``uci``).
+Pikafish speaks; ``xboard`` -> CECP v2 (XBoard/WinBoard; chess and ``variant xiangqi``).  Lines before any
+handshake are read as UCI commands (as Stockfish and Pikafish accept commands without ``uci``).
 
 Every output line goes through ``Output``: one lock, flushed at once.  Every bad input line -- unknown command,
-bad arguments, bad FEN, illegal move, empty line, bytes that are not UTF-8 -- gets exactly one line
-``info string error: ...`` and changes nothing.
+bad arguments, bad FEN, illegal move, empty line, bytes that are not UTF-8 -- gets exactly one error line in the
+dialect's words (``Dialect.error_line``: ``info string error: ...``; xboard's ``Error (...): ...`` and
+``Illegal move: ...``) and changes nothing.
 
 Editing the protocol files never makes a cached kernel stale: ``engine._cache`` stamps each kernel with a hash
 of the module that defines it and of the package modules that module imports, transitively
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from ..searcher import Searcher
 
 EOF = object()
+HANDSHAKES = ("ucci", "uci", "xboard")     # a first word that picks a dialect
 MAX_LINE = 1 << 20          # longer lines are dropped (one error line)
 
 
@@ -198,12 +200,17 @@ class Loader:
             self.done.set()
 
 
-def _dialect_for(first_word: str, core: EngineCore, variant: Optional[str]):
-    """The dialect a first word asks for; it decides the game the loader prepares (UCCI: xiangqi; UCI: the
-    ``variant`` the command line named, else the option's default, chess)."""
+def _dialect_for(first_word: str, core: EngineCore, variant: Optional[str], call_soon: Callable):
+    """The dialect a first word asks for; it decides the game the loader prepares (UCCI: xiangqi; xboard: the
+    standard chess of its 'new'; UCI: the ``variant`` the command line named, else the option's default, chess).
+    ``call_soon(fn)``: run ``fn`` on the command thread after the lines read so far (xboard's pondering starts
+    so, after the engine's move)."""
     if first_word == "ucci":
         from .ucci import UcciDialect
         return UcciDialect(core)
+    if first_word == "xboard":
+        from .xboard import XboardDialect
+        return XboardDialect(core, call_soon)
     from .uci import UciDialect
     return UciDialect(core, variant)
 
@@ -218,6 +225,11 @@ def run(fd: int = 0, stream=None, variant: Optional[str] = None) -> int:
     loader = Loader()
     core = EngineCore(out, loader)
     dialect = None
+
+    def complain(error: CommandError, text: str = "") -> None:
+        """The one error line for a bad input line, in the dialect's words."""
+        out.line(dialect.error_line(error, text) if dialect is not None else f"info string error: {error}")
+
     while not out.broken:
         try:
             item = q.get()
@@ -226,25 +238,32 @@ def run(fd: int = 0, stream=None, variant: Optional[str] = None) -> int:
         if item is EOF:
             break
         if item is None:
-            out.line(f"info string error: input line longer than {MAX_LINE} bytes ignored")
+            complain(CommandError(f"input line longer than {MAX_LINE} bytes ignored"))
+            continue
+        if callable(item):              # work a dialect queued for this thread (call_soon)
+            try:
+                item()
+            except Exception as e:      # noqa: BLE001 -- as for a command
+                complain(CommandError(f"internal error: {type(e).__name__}: {sanitize(str(e))}"))
+                traceback.print_exc(file=sys.stderr)
             continue
         try:
             text = item.decode("utf-8")
         except UnicodeDecodeError:
-            out.line("info string error: input line is not valid UTF-8; ignored")
+            complain(CommandError("input line is not valid UTF-8; ignored"))
             continue
         words = text.split()
         first = words[0].lower() if words else ""
-        if dialect is None or (not dialect.handshaken and first in ("ucci", "uci") and first != dialect.name):
-            dialect = _dialect_for(first, core, variant)
+        if dialect is None or (not dialect.handshaken and first in HANDSHAKES and first != dialect.name):
+            dialect = _dialect_for(first, core, variant, q.put)
         try:
             keep_going = dialect.handle(text)
         except CommandError as e:
-            out.line(f"info string error: {e}")
+            complain(e, text)
             keep_going = True
         except Exception as e:          # noqa: BLE001 -- a bug must not kill the engine
-            out.line(f"info string error: internal error on {sanitize(text.strip(), 40)!r}: "
-                     f"{type(e).__name__}: {sanitize(str(e))}")
+            complain(CommandError(f"internal error on {sanitize(text.strip(), 40)!r}: {type(e).__name__}: "
+                                  f"{sanitize(str(e))}"), text)
             traceback.print_exc(file=sys.stderr)
             keep_going = True
         loader.start()                   # no-op after the first time: begins once the first line is answered

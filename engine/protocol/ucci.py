@@ -34,8 +34,8 @@ from dataclasses import replace
 
 from .. import __version__
 from ..game import XIANGQI
-from .core import (MAX_MOVESTOGO, OPTIONS, CommandError, Dialect, GoRequest, Option, parse_int, parse_number,
-                   parse_seconds, sanitize)
+from .core import (MAX_MOVESTOGO, OPTIONS, CommandError, Dialect, GoRequest, Option, expected_reply, parse_int,
+                   parse_number, parse_seconds, sanitize)
 from .core import parse_go as parse_core_go
 
 DRAW_ACCEPT_SCORE = 0           # accept an offered draw when the last score (our view) is at most this
@@ -209,9 +209,7 @@ class UcciDialect(Dialect):
             return ["nobestmove"]
         info = result.info if result.info is not None else search.last_info
         line = f"bestmove {result.best}"
-        ponder = result.ponder
-        if ponder is None and info is not None and len(info.pv) >= 2 and info.pv[0] == result.best:
-            ponder = info.pv[1]
+        ponder = expected_reply(search, result)
         if ponder:
             line += f" ponder {ponder}"
         if search.draw_offered and accepts_draw(info):

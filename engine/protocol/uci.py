@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from .. import __version__
 from ..game import GAMES, game_named
-from .core import MAX_DEPTH, OPTIONS, CommandError, Dialect, GoRequest, parse_int, parse_seconds, sanitize
+from .core import (MAX_DEPTH, OPTIONS, CommandError, Dialect, GoRequest, expected_reply, parse_int, parse_seconds,
+                   sanitize)
 from .core import parse_go as parse_core_go
 
 # The options as UCI names them, in the order they are advertised -> a key of core.OPTIONS.
@@ -160,10 +161,7 @@ class UciDialect(Dialect):
         if result is None or result.best is None:
             return self.no_move_reply(search)
         line = f"bestmove {result.best}"
-        info = result.info if result.info is not None else search.last_info
-        ponder = result.ponder
-        if ponder is None and info is not None and len(info.pv) >= 2 and info.pv[0] == result.best:
-            ponder = info.pv[1]
+        ponder = expected_reply(search, result)
         if ponder:
             line += f" ponder {ponder}"
         return [line]
