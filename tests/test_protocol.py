@@ -370,6 +370,23 @@ def test_move_overhead_shortens_every_budget(engine):
 
 
 @pytest.mark.parametrize("dialect", ["ucci", "uci"])
+def test_threads_search_in_the_engine_process(engine, dialect):
+    """Threads 2 through the protocol: the search runs, its move is legal, a stop is answered at once (the
+    threads' figures are tests/test_threads.py's)."""
+    started(engine, dialect)
+    engine.send("setoption name Threads value 2" if dialect == "uci" else "setoption threads 2")
+    engine.ready()
+    engine.send("position startpos moves h2e2")
+    engine.send("go infinite")
+    early = engine.silent_for(1.5)
+    t1 = engine.send("stop")
+    t, lines = engine.bestmove(REPLY_TIMEOUT)
+    assert t - t1 < STOP_LIMIT, f"bestmove {t - t1:.3f} s after stop"
+    assert_legal_reply(lines[-1], after(START_FEN, "h2e2"))
+    assert any(re.search(r"^info .*depth \d+ .*pv ", ln) for ln in early + lines)
+
+
+@pytest.mark.parametrize("dialect", ["ucci", "uci"])
 def test_a_long_search_says_something_every_second(engine, dialect):
     """Between long iterations the engine reports its progress (nodes, time, the root move being searched; UCI
     also nps, hashfull and the move's number): never a silence much over a second in 5 s of ``go infinite``."""
