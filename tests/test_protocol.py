@@ -43,9 +43,9 @@ UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "Move Overhead", "UCI_Var
 class EngineProcess:
     """The engine as a GUI sees it: lines in, timestamped lines out."""
 
-    def __init__(self):
+    def __init__(self, command=(sys.executable, "-m", "engine"), cwd=ROOT, env=None):
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "engine"], cwd=ROOT, stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(list(command), cwd=cwd, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.out: queue.Queue = queue.Queue()
         self.stderr: list[bytes] = []

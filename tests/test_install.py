@@ -1,0 +1,104 @@
+"""Set-up without make (issue 28): ``pip install <checkout>`` then ``shuai setup`` gives a ready engine, as a
+user on Windows (no make) gets it.  Run for real in a fresh virtual environment: the package built from a copy
+of this checkout and installed (not editable) into it, ``shuai setup`` compiling every kernel into the installed
+package's own numba cache (a cold compile: an installed package never shares the checkout's cache) and building
+the quick tables into the user's data directory, then the installed engine started from another directory.
+
+To stay quick, the new environment borrows the test interpreter's installed dependencies (numba, numpy, click,
+python-chess, zstandard, tqdm, pip) through a ``.pth`` file instead of downloading them again, and the package is
+installed with ``--no-deps``; the build itself is pip's usual isolated one, so pip fetches the build backend
+(``pyproject.toml``'s ``setuptools>=68``) from its package index, as for any user.  Everything else is what a
+user runs.  The cold compile is most of the test's few minutes.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.game import XIANGQI
+
+from test_protocol import LOAD_TIMEOUT, ROOT, EngineProcess
+
+BUILD_FILES = ("pyproject.toml", "README.md", "engine")     # what the package is built from
+NOT_BUILT = shutil.ignore_patterns("__pycache__", ".numba-cache", "*.pyc")
+SETUP_TIMEOUT = 900         # a cold compile of every kernel: about 2.5 min on an idle 2-core machine
+SECOND_SETUP_LIMIT = 30.0   # seconds: every kernel loaded from the cache, every table present
+READY_LIMIT = 20.0          # isready after setup: the search's kernels loaded from the cache (about 1 s idle, 5 s
+                            # at a load of 5 on 2 cores; about 35 s or more when they must be compiled)
+KRK = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"     # xiangqi, chariot and general against a general: a quick table
+
+
+def run(command, env, cwd, timeout=SETUP_TIMEOUT):
+    out = subprocess.run([str(c) for c in command], env=env, cwd=cwd, capture_output=True, text=True,
+                         timeout=timeout)
+    assert out.returncode == 0, f"{command}: {out.stdout[-2000:]}\n{out.stderr[-3000:]}"
+    return out.stdout
+
+
+@pytest.mark.timeout(SETUP_TIMEOUT + 300)
+def test_pip_install_then_shuai_setup_gives_a_ready_engine(tmp_path):
+    source = tmp_path / "checkout"
+    source.mkdir()
+    for name in BUILD_FILES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=NOT_BUILT)
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    venv, home = tmp_path / "venv", tmp_path / "home"
+    home.mkdir()
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    site = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                    None, tmp_path).strip())
+    (site / "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # A user's environment: no PYTHONPATH (the checkout would shadow the installed package), a home of its own.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SHUAI_CACHE_DIR", "LOCALAPPDATA")}
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"))
+
+    t0 = time.monotonic()
+    run([python, "-m", "pip", "install", "--no-deps", "--quiet", source], env, tmp_path)
+    installed = time.monotonic() - t0
+    where = run([python, "-c", "import engine; print(engine.__file__)"], env, home).strip()
+    assert Path(where).resolve().is_relative_to(site.resolve())         # the installed copy, not the checkout
+    shuai = python.with_name("shuai.exe" if os.name == "nt" else "shuai")
+
+    t0 = time.monotonic()
+    first = run([shuai, "setup"], env, home).splitlines()
+    setup = time.monotonic() - t0
+    tables = home / "data" / "shuai" / "tablebases"                     # the user's data directory
+    assert re.fullmatch(r"numba kernels ready in [\d.]+ s.*", first[0]), first
+    assert first[1].startswith("xiangqi: 45 tables built, 0 present already") and first[1].endswith(str(tables))
+    assert first[2].startswith("chess: 5 tables built, 0 present already")
+    assert len(list(tables.iterdir())) == 50
+    assert any((site / "engine" / ".numba-cache").rglob("*.nbi"))       # the installed package's own cache
+
+    t0 = time.monotonic()
+    again = run([shuai, "setup"], env, home).splitlines()
+    second = time.monotonic() - t0
+    assert again[1].startswith("xiangqi: 0 tables built, 45 present already")
+    assert second < SECOND_SETUP_LIMIT, f"second shuai setup took {second:.1f} s: the numba cache missed"
+
+    expected = XIANGQI.tablebases(tables).probe(XIANGQI.position(KRK))   # this checkout reading those files
+    assert expected.kind == "win" and expected.plies > 0
+    engine = EngineProcess([shuai], cwd=home, env=env)
+    try:
+        engine.handshake("ucci")
+        t0 = engine.send("isready")
+        t, _ = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
+        ready = t - t0
+        assert ready < READY_LIMIT, f"isready took {ready:.1f} s after shuai setup"
+        engine.send(f"probe fen {KRK}")
+        _, lines = engine.read_until(lambda ln: ln.startswith("pophash"))
+        assert f"win {expected.plies}" in lines
+        engine.send("quit")
+        assert engine.proc.wait(30) == 0
+    finally:
+        engine.close()
+    print(f"pip install {installed:.1f} s, shuai setup {setup:.1f} s ({first[0]}), again {second:.1f} s, "
+          f"isready {ready:.2f} s")
