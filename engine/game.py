@@ -11,6 +11,7 @@ A game is a package under ``engine/`` with
 * ``evaluate``   the evaluation, with its parameter layout (``LAYOUT``) and how the tuner writes its blocks
 * ``warm``       ``warm(pos)``: the kernels the Python edge calls, loaded before a game (``engine.warmup``)
 * ``tuning``     what the evaluation tuner needs to know of it (engine.tune);  ``bench``  ``shuai bench``'s positions
+* ``wdl_params`` the win/draw/loss model's values fitted to the game's self-play (``engine.wdl``)
 * ``tables``     the game's parts of the endgame tables (``engine.egtb``): material names, file suffix and
                  magic, ``Tablebases``, the sets ``shuai tb build`` knows, whether a table may be built in
                  slices; ``tables.generate`` its generator
@@ -90,6 +91,11 @@ class Game:
     def bench(self):
         """The positions of ``shuai bench`` and their depth (the game's ``bench`` module: ``FENS``, ``DEPTH``)."""
         return self._module("bench")
+
+    def wdl(self):
+        """The game's win/draw/loss model (``engine.wdl.WdlModel``), as fitted to its self-play."""
+        from .wdl import WdlModel
+        return WdlModel.from_module(self._module("wdl_params"))
 
     def warm(self, pos) -> None:
         """Load (or compile) the game's kernels that the Python edge calls, beyond the search's."""

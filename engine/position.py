@@ -234,8 +234,13 @@ class BasePosition:
         self.st[ST_PLY] = keep
         self.ply_base += ply - keep
 
+    @property
+    def game_ply(self) -> int:
+        """Plies played since the game's start (counted from the FEN's move number and side to move)."""
+        return self.ply_base + self.ply
+
     def fullmove_number(self) -> int:
-        return (self.ply_base + self.ply) // 2 + 1
+        return self.game_ply // 2 + 1
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__}({self.fen()!r})"

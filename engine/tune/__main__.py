@@ -1,6 +1,7 @@
 """``python -m engine.tune data`` makes the tuner's positions (``make tune-data``); ``python -m engine.tune fit``
-fits the evaluation's parameters to them and writes ``engine/xiangqi/eval_params.py`` (``make tune``).  With
-``--game chess`` (``make tune-data GAME=chess``, ``make tune GAME=chess``) the same for chess: positions in
+fits the evaluation's parameters to them and writes ``engine/xiangqi/eval_params.py`` (``make tune``);
+``python -m engine.tune wdl`` plays games and fits the win/draw/loss model to them (``engine/<game>/wdl_params.py``).
+With ``--game chess`` (``make tune-data GAME=chess``, ``make tune GAME=chess``) the same for chess: positions in
 ``tune/chess-positions.txt.gz``, parameters in ``engine/chess/eval_params.py``."""
 import sys
 import time
@@ -77,14 +78,12 @@ def data(game, out, games, nodes, seed, workers):
 def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, validation, compare):
     """Fit the evaluation to the positions (Texel's method) and write the parameter module."""
     import datetime
-    import gzip
-    import hashlib
     import itertools
     from pathlib import Path
     from .fit import (build_dataset, evaluation, fit as run_fit, loss_of, occurrences,
                       params_of, params_vector, plain_start, search_scale)
     from .params import write_params
-    from .selfplay import read_positions
+    from .selfplay import data_digest, read_positions
     E = evaluation(game)
     tuning = game_named(game).tuning()
     l2 = tuning.DEFAULT_L2 if l2 is None else l2
@@ -107,11 +106,7 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
         check += f"; {path}: {loss_of(held_out if held_out.size else data, w_other, res.k, lam):.6f}"
     print(check)
     factor = search_scale(res.w, occurrences(data), game) if scale else 1.0
-    with gzip.open(data_path, "rb") as f:      # the text, not the gzip bytes (their header holds a time)
-        sha = hashlib.sha256()
-        for block in iter(lambda: f.read(1 << 20), b""):
-            sha.update(block)
-    digest = sha.hexdigest()[:16]
+    digest = data_digest(data_path)
     provenance = {
         "command": "python -m engine.tune fit " + " ".join(sys.argv[2:]),
         "data": f"{data_path} (sha256 of the text {digest}), {data.size} positions fitted, {held_out.size} held out, "
@@ -129,6 +124,54 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
     }
     write_params(out, params_of(res.w * factor, game), provenance, game)
     print(f"loss {res.loss_start:.6f} -> {res.loss:.6f} in {res.seconds:.0f} s; wrote {out}")
+
+
+@main.command()
+@GAME_OPTION
+@click.option("--games", type=click.IntRange(1, 10 ** 7), default=None,
+              help="Self-play games.  [default: engine.tune.wdl.GAMES]")
+@click.option("--nodes", type=click.IntRange(100, 10 ** 9), default=None,
+              help=f"Nodes searched per move.  [default: {defaults('SELFPLAY_NODES')}]")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63), default=None, help="[default: engine.tune.wdl.SEED]")
+@click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True)
+@click.option("--out", default=None, help="Parameter module to write.  [default: engine/<game>/wdl_params.py]")
+def wdl(game, games, nodes, seed, workers, out):
+    """Fit the win/draw/loss model (UCI_ShowWDL) to self-play games: played into tune/wdl-<settings>.txt.gz
+    unless that file is there already (the games depend on the settings alone), then fitted."""
+    import datetime
+    from pathlib import Path
+    from . import wdl as W
+    from .selfplay import data_digest, read_positions
+    games = games or W.GAMES
+    nodes = nodes or game_named(game).tuning().SELFPLAY_NODES
+    seed = W.SEED if seed is None else seed
+    path = W.data_path(game, games, seed, nodes)
+    t0 = time.monotonic()
+    if Path(path).exists():
+        made = "reused: the file these settings write (the games depend on them alone), played earlier"
+    else:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        generate(path, Settings(games=games, nodes=nodes, seed=seed, game=game), workers=workers)
+        made = f"played in {time.monotonic() - t0:.0f} s on {workers} worker(s)"
+    print(f"self-play: {path}, {made}", flush=True)
+    data = W.outcomes_of(read_positions(path), game)
+    fitted, held_out = data.split(W.HELD_OUT)
+    model, sweeps = W.fit_wdl(fitted, progress=lambda k, loss: print(f"sweep {k}: loss {loss:.6f}", flush=True))
+    rates = " / ".join(f"{x:.3f}" for x in fitted.rates())
+    provenance = {
+        "command": "python -m engine.tune wdl " + " ".join(sys.argv[2:]),
+        "data": f"{path}: {games} self-play games (engine.tune.selfplay, seed {seed}, {nodes} nodes a move), "
+                f"{made}; sha256 of the text {data_digest(path)}",
+        "positions": f"{len(fitted.ply)} fitted (win/draw/loss {rates}), {len(held_out.ply)} held out",
+        "ply_cap": f"{model.ply_cap}: the ply {W.CAP_QUANTILE:.0%} of the positions have not passed, rounded up "
+                   f"to a multiple of {W.CAP_ROUNDING}",
+        "loss": f"mean -log(chance of the result): {W.log_loss(W.START, fitted):.6f} at the start, "
+                f"{W.log_loss(model, fitted):.6f} after {sweeps} sweeps; held out {W.log_loss(model, held_out):.6f}",
+        "date": datetime.date.today().isoformat(),
+    }
+    out = out or W.params_path(game)
+    W.write_wdl_params(out, model, provenance, game)
+    print(f"{model}; wrote {out}, {time.monotonic() - t0:.0f} s")
 
 
 if __name__ == "__main__":

@@ -133,14 +133,12 @@ def sigmoid(s, k):
     return 1.0 / (1.0 + np.power(10.0, -k * s / 400.0))
 
 
-def fit_k(evals: np.ndarray, target: np.ndarray) -> float:
-    """The sigmoid scale that best maps ``evals`` to ``target`` (golden-section search on the squared error)."""
-    lo, hi = 0.05, 5.0
+def golden_section(err, lo: float, hi: float, steps: int = 60) -> float:
+    """The ``x`` in ``lo..hi`` where ``err(x)`` is least, for an ``err`` with one minimum there."""
     g = (math.sqrt(5) - 1) / 2
-    err = lambda k: float(np.mean((sigmoid(evals, k) - target) ** 2))
     a, b = hi - g * (hi - lo), lo + g * (hi - lo)
     fa, fb = err(a), err(b)
-    for _ in range(60):
+    for _ in range(steps):
         if fa < fb:
             hi, b, fb = b, a, fa
             a = hi - g * (hi - lo)
@@ -150,6 +148,11 @@ def fit_k(evals: np.ndarray, target: np.ndarray) -> float:
             b = lo + g * (hi - lo)
             fb = err(b)
     return (lo + hi) / 2
+
+
+def fit_k(evals: np.ndarray, target: np.ndarray) -> float:
+    """The sigmoid scale that best maps ``evals`` to ``target`` (least squared error)."""
+    return golden_section(lambda k: float(np.mean((sigmoid(evals, k) - target) ** 2)), 0.05, 5.0)
 
 
 @dataclass

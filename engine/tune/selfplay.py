@@ -17,6 +17,7 @@ centipawns from that player's view.  Files are gzip-compressed text.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import random
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -146,3 +147,13 @@ def read_positions(path: str) -> Iterator[tuple[str, float, int]]:
         for line in f:
             fen, points, score = line.rstrip("\n").split(";")
             yield fen, float(points), int(score)
+
+
+def data_digest(path: str) -> str:
+    """The first 16 hex digits of the sha256 of a positions file's text (not of its gzip bytes, whose header
+    holds a time): what a parameter file's provenance names its data by."""
+    sha = hashlib.sha256()
+    with gzip.open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()[:16]
