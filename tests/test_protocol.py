@@ -36,8 +36,8 @@ LOPSIDED_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1"   # red: a 
 UCCI_OPTIONS = ["usemillisec", "batch", "ponder", "useegtb", "egtbpaths", "egtbcache", "egtbply", "hashsize", "threads",
                 "newgame"]
 UCCI_DO_NOTHING = ["debug", "usebook", "bookfiles", "idle", "pruning", "knowledge", "randomness"]   # not offered
-UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "Move Overhead", "UCI_Variant", "EGTBPath", "EGTBCache",
-               "EGTBProbeDepth"]
+UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "UCI_ShowWDL", "Move Overhead", "UCI_Variant", "EGTBPath",
+               "EGTBCache", "EGTBProbeDepth"]
 
 
 class EngineProcess:
@@ -690,9 +690,12 @@ def test_huge_go_values_search_and_stop(engine):
     assert not b"".join(engine.stderr), b"".join(engine.stderr).decode(errors="replace")
 
 
-def _dialect(cls):
+def _dialect(cls, **core):
+    """A dialect over a stand-in core: the options at their defaults, and ``core``'s attributes."""
     from types import SimpleNamespace
-    return cls(SimpleNamespace(out=None, choose_games=lambda games, variant: None))
+    from engine.protocol.core import OPTIONS
+    values = {key: option.default for key, option in OPTIONS.items()}
+    return cls(SimpleNamespace(out=None, choose_games=lambda games, variant: None, values=values, **core))
 
 
 def test_ucci_bestmove_flags():

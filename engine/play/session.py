@@ -19,7 +19,7 @@ from .board_view import board_width, render_board, side_by_side
 from ..xiangqi.constants import RANKS, RED, SIDE_NAMES
 from .record import RESULT_CHINESE, XiangqiRecord
 from .terminal import UNICODE_SAMPLE, Style, pad, text_width
-from .thinking import format_score
+from .thinking import format_score, format_wdl
 
 COMMANDS_HELP = """\
 Commands:
@@ -354,7 +354,8 @@ class Session:
             self.error("no legal move")
             return
         hint = g.name(g.parse(result.best))
-        self.say(f"Hint: {self.full_name(hint)}   eval {format_score(result.info)} for you")
+        self.say(f"Hint: {self.full_name(hint)}   eval {format_score(result.info)} for you, "
+                 f"{format_wdl(result.info, g.pos)}")
 
     def cmd_draw(self, arg):
         if self.game_over():

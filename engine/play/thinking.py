@@ -2,9 +2,9 @@
 
 The search runs in the Searcher's worker thread and calls ``on_info`` after each iteration; this module only
 stores the latest info there.  The main thread redraws one status line ten times a second (spinner, depth,
-score, time, principal variation) on a terminal, and prints nothing while thinking otherwise, so that piped
-output stays deterministic.  Ctrl-C while the engine thinks stops the search: it plays the best move found so
-far.
+score and its win/draw/loss chances, time, principal variation) on a terminal, and prints nothing while thinking
+otherwise, so that piped output stays deterministic.  Ctrl-C while the engine thinks stops the search: it plays
+the best move found so far.
 """
 from __future__ import annotations
 
@@ -26,6 +26,15 @@ def format_score(info) -> str:
     if info.mate is not None:
         return f"mate in {info.mate}" if info.mate > 0 else f"mated in {-info.mate}"
     return f"{info.score / 100:+.2f}"
+
+
+def format_wdl(info, pos) -> str:
+    """The side to move's chances of a win, a draw and a loss in ``pos`` for the search's score, as the engine
+    reports them with UCI_ShowWDL (``engine.wdl``; per mille, shown as percentages): 'W/D/L 45.0/40.0/15.0%'."""
+    if info is None:
+        return "W/D/L ?"
+    from ..wdl import position_wdl
+    return "W/D/L " + "/".join(f"{x / 10:.1f}" for x in position_wdl(pos, info.score)) + "%"
 
 
 class Thinker:
@@ -72,7 +81,7 @@ class Thinker:
                 if info is not shown:                       # a new iteration: name its PV once
                     shown = info
                     pv_text = " ".join(pv_names(info.pv[:6])) if pv_names is not None else ""
-                self._draw(spinner[tick % len(spinner)], label, info, time.monotonic() - start, pv_text)
+                self._draw(spinner[tick % len(spinner)], label, info, pos, time.monotonic() - start, pv_text)
                 tick += 1
         except KeyboardInterrupt:
             self.searcher.stop()
@@ -83,10 +92,10 @@ class Thinker:
             self.out.flush()
         return box[0]
 
-    def _draw(self, spin, label, info, elapsed, pv_text) -> None:
+    def _draw(self, spin, label, info, pos, elapsed, pv_text) -> None:
         parts = [f"{spin} {label}", f"{elapsed:4.1f}s"]
         if info is not None:
-            parts += [f"depth {info.depth}", f"eval {format_score(info)}"]
+            parts += [f"depth {info.depth}", f"eval {format_score(info)}", format_wdl(info, pos)]
             if pv_text:
                 parts.append(pv_text)
         line = "  ".join(parts)

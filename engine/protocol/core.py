@@ -161,6 +161,7 @@ OPTIONS = {
     "threads": Option("spin", 1, 1, 256, apply="apply_options"),
     "ponder": Option("check", False),                   # the GUI may send 'go ponder' (nothing to set up)
     "multipv": Option("spin", 1, 1, 500),               # lines reported per iteration
+    "show_wdl": Option("check", False),                 # info lines carry win/draw/loss chances (engine.wdl)
     # kept from every move's time for I/O and the GUI, ms (read at go)
     "move_overhead": Option("spin", round(MOVE_OVERHEAD * 1000), 0, 5000),
     # The game 'startpos' means (UCI_Variant): UCI's own game unless the engine was started for another

@@ -12,9 +12,10 @@ coordinates, rank 0 = Red's back rank (the ICCS form UCCI uses); Red is "white" 
 nps hashfull time pv``; with no legal move ``info depth 0 score mate 0`` (``score cp 0`` for a chess
 stalemate) then ``bestmove (none)``; a ``stop``
 with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search is restricted to those moves)
-and ``perft N``.  Options: Hash, Threads (Lazy SMP), Ponder, MultiPV (K lines per
-iteration, the best first; ``bestmove`` is line 1's), UCI_Variant (``chess`` or ``xiangqi``; others are refused),
-Clear Hash, and the endgame tables:
+and ``perft N``.  Options: Hash, Threads (Lazy SMP), Ponder, MultiPV (K lines per iteration, the best first;
+``bestmove`` is line 1's), UCI_ShowWDL (``wdl W D L`` after every score: win, draw and loss per mille from
+``engine.wdl``'s model of the game, at the position's ply), UCI_Variant (``chess`` or ``xiangqi``; others are
+refused), Clear Hash, and the endgame tables:
 EGTBPath (directories separated by ``;`` or ``:``; empty: the project's ``tablebases/``), EGTBCache (MB of
 decompressed chunks), EGTBProbeDepth (UCCI's egtbply: the disk is read only with at least this many plies of
 search left).  ``info`` carries ``tbhits`` when the tables answered.  Their defaults and ranges are the engine's
@@ -31,8 +32,9 @@ from .core import parse_go as parse_core_go
 
 # The options as UCI names them, in the order they are advertised -> a key of core.OPTIONS.
 NAMES = {"Hash": "hash_mb", "Threads": "threads", "Ponder": "ponder", "MultiPV": "multipv",
-         "Move Overhead": "move_overhead", "UCI_Variant": "variant", "EGTBPath": "table_paths",
-         "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth", "Clear Hash": "clear_hash"}
+         "UCI_ShowWDL": "show_wdl", "Move Overhead": "move_overhead", "UCI_Variant": "variant",
+         "EGTBPath": "table_paths", "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth",
+         "Clear Hash": "clear_hash"}
 BY_LOWER = {name.lower(): name for name in NAMES}     # option names are case-insensitive
 
 
@@ -142,6 +144,9 @@ class UciDialect(Dialect):
 
     def format_info(self, info):
         score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
+        if self.core.values["show_wdl"]:
+            from ..wdl import position_wdl          # numpy: not before the handshake
+            score += " wdl {} {} {}".format(*position_wdl(self.core.position(), info.score))
         line = (f"info depth {info.depth} seldepth {max(info.seldepth, info.depth)} multipv {info.multipv} "
                 f"score {score} "
                 f"nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} tbhits {info.tbhits} "
