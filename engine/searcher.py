@@ -165,11 +165,15 @@ def vote(candidates: list) -> tuple:
     """The threads' choice: ``candidates`` are each thread's last completed iteration, (depth, move, score,
     PV), the main thread's first.  A mate found for us wins (the nearest); otherwise each candidate votes for
     its move with depth times its score above the worst (plus VOTE_MARGIN), and the move with the most votes is
-    played, with the line of the deepest (then best) thread that chose it."""
+    played, with the line of the deepest (then best) thread that chose it.  Only iterations at most one short
+    of the deepest vote: a thread overtaken at every depth since (``_end``) keeps a stale shallow result whose
+    score says little next to a deep one."""
     from .scores import MATE_BOUND
     mates = [c for c in candidates if c[2] > MATE_BOUND]
     if mates:
         return max(mates, key=lambda c: c[2])
+    deepest = max(c[0] for c in candidates)
+    candidates = [c for c in candidates if c[0] >= deepest - 1]
     lowest = min(c[2] for c in candidates)
     votes: dict = {}
     for depth, move, score, _ in candidates:
@@ -486,8 +490,9 @@ class Searcher:
         args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays) + tuple(work)
         score = 0
         for depth in range(1, max_depth + 1):
-            if helper_skips(index, depth) or depth <= self._finished:
-                continue                                # staggered; or another thread has finished it
+            if (helper_skips(index, depth) and depth < max_depth) or depth <= self._finished:
+                continue                                # staggered (never the last: no thread idles at the
+                                                        # end of `go depth`); or another thread has finished it
             self._begin(index, ctrl, depth)
             value = _aspirated(kernels, args, depth, score)
             best = int(moves[0, 0])

@@ -140,6 +140,9 @@ def test_the_vote_weighs_depth_and_score():
     # ... two threads agreeing outweigh one, and on a tie the main thread's move stays.
     assert vote([main, (10, 202, 40, [202]), (10, 101, 30, [101, 7])])[1] == 101
     assert vote([main, (10, 202, 30, [202])])[1] == 101
+    # A stale shallow iteration, however good its score, has no say against a deep one.
+    assert vote([(18, 101, 30, None), (5, 202, 300, [202]), (17, 101, 25, [101])])[:2] == (18, 101)
+    assert vote([(18, 101, 30, None), (17, 202, 300, [202])])[:2] == (17, 202)
     # A mate found by any thread wins, the nearest one.
     assert vote([main, (7, 202, 31990, [202]), (6, 303, 31994, [303])])[1] == 303
 
