@@ -57,3 +57,13 @@ def dependency_stamp(path: Path) -> str:
 class DependencyLocator(UserProvidedCacheLocator):
     def get_source_stamp(self):
         return dependency_stamp(Path(self._py_file))
+
+    @classmethod
+    def get_suitable_cache_subpath(cls, py_file):
+        """The module's folder named by its place in the package (``engine_xiangqi_tables``), not by a hash of
+        its absolute path as numba does: the stamp already says what the sources are, so a moved copy, or the
+        same sources installed elsewhere, finds the kernels compiled for them."""
+        folder = Path(py_file).resolve().parent
+        if not folder.is_relative_to(PACKAGE_DIR.parent):
+            return super().get_suitable_cache_subpath(py_file)
+        return "_".join(folder.relative_to(PACKAGE_DIR.parent).parts)
