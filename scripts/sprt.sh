@@ -49,4 +49,4 @@ echo "SPRT ($GAME) $NEW (working tree) ${NEW_OPTIONS:+($NEW_OPTIONS) }vs $BASE $
     --engine "name=base-$BASE dir=$OUT/shuai-$BASE cmd='$ENGINE' $BASE_OPTIONS" \
     --games "$GAMES" --tc "$TC" --concurrency "$CONCURRENCY" \
     --game "$GAME" --openings "$OPENINGS" --sprt "elo0=$ELO0 elo1=$ELO1" \
-    ${RESUME:+--resume "$RESUME"} --event "sprt $name" --pgn "$OUT/$name.pgn" | tee "$OUT/$name.txt"
+    ${RESUME:+--resume "$RESUME"} --event "sprt $name" --pgn "$OUT/$name.pgn" --log "$OUT/$name.log" | tee "$OUT/$name.txt"
