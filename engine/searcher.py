@@ -326,8 +326,9 @@ class Searcher:
         self._stop_helpers()
 
     def _stop_helpers(self) -> None:
-        for work in self._helpers:
-            work[0][ab.C_STOP] = 1
+        with self._lock:            # else a helper clearing an OVERTAKEN in _end could wipe this stop and run on
+            for work in self._helpers:
+                work[0][ab.C_STOP] = 1
 
     def ponderhit(self) -> None:
         if self._pondering:
