@@ -75,7 +75,7 @@ def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, fl
 def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[tuple[str, float, int]]:
     """Both sides search ``s.nodes`` a move from ``pos`` until ``game_result`` ends the game (or MAX_PLIES: a
     draw); the quiet positions met, as (FEN, result, score), both from the first side's view."""
-    from ..searcher import Limits
+    from ..searcher import search_once
     searcher.new_game()
     kept = []
     result = None
@@ -84,10 +84,7 @@ def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[t
         if over:
             result = over[0]
             break
-        done = []
-        searcher.start(pos, Limits(nodes=s.nodes), lambda info: None, done.append)
-        searcher.wait()
-        res = done[0]
+        res = search_once(pos, nodes=s.nodes, searcher=searcher)
         if res.best is None:
             break
         move = pos.parse_move(res.best)

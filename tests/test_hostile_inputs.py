@@ -1,0 +1,217 @@
+"""Hostile inputs (issue 29, the half without table files): a search that raises, garbage and endless lines on
+stdin, huge or endless game and openings files, unwritable outputs.  Each gets one clear, bounded error line,
+and the engine, the terminal game or the match goes on."""
+import os
+import queue
+import sys
+import threading
+
+import pytest
+
+from engine.xiangqi.position import START_FEN, Position
+from test_protocol import EngineProcess, after, assert_legal_reply, started
+
+MAX_ERROR_LINE = 300        # characters: what "bounded" means for the error lines here
+
+# The engine, with a fault that a test switches on by writing "<exception class> <depth>" into a file: the
+# search raises that exception when it completes the iteration of that depth (Searcher._info builds its line),
+# in the search thread -- as a table, a kernel or a callback might.  No flag file, no fault.
+FAULTY_ENGINE = """
+import builtins, os, sys
+from engine import searcher
+flag, info = os.environ["SHUAI_FAULT"], searcher.Searcher._info
+def failing_info(self, depth, *args):
+    if os.path.exists(flag):
+        kind, at = open(flag).read().split()
+        if depth == int(at):
+            raise getattr(builtins, kind)(f"injected at depth {depth}")
+    return info(self, depth, *args)
+searcher.Searcher._info = failing_info
+from engine.protocol.loop import run
+sys.exit(run())
+"""
+
+
+@pytest.fixture
+def faulty(tmp_path):
+    """(the engine with the fault, a function that sets the fault: fault("MemoryError 1"), fault(None))."""
+    flag = tmp_path / "fault"
+    engine = EngineProcess((sys.executable, "-c", FAULTY_ENGINE), env={**os.environ, "SHUAI_FAULT": str(flag)})
+
+    def fault(spec):
+        flag.write_text(spec) if spec else flag.unlink(missing_ok=True)
+    yield engine, fault
+    engine.close()
+
+
+def errors(lines, prefix="info string error: "):
+    return [ln for ln in lines if ln.startswith(prefix)]
+
+
+def depth_lines(lines):
+    return {int(ln.split()[2]): ln for ln in lines if ln.startswith("info depth ")}
+
+
+def pv_of(line):
+    return line.split(" pv ")[1].split()
+
+
+# -- the search never dies silently ---------------------------------------------------------------------------
+
+def test_ucci_search_failure_is_one_error_line_and_a_move(faulty):
+    engine, fault = faulty
+    started(engine, "ucci")
+    fault("MemoryError 1")                  # before any iteration is reported: any legal move
+    engine.send("go depth 4")
+    _, lines = engine.bestmove()
+    assert errors(lines) == ["info string error: search failed: MemoryError: injected at depth 1"], lines
+    assert not depth_lines(lines)
+    assert_legal_reply(lines[-1], Position())
+    engine.send("isready")
+    assert engine.read_until(lambda ln: True)[1] == ["readyok"]
+
+    fault("RuntimeError 3")                 # after depths 1 and 2: the move of depth 2
+    engine.send("position startpos moves h2e2")
+    engine.send("go depth 6")
+    _, lines = engine.bestmove()
+    reported = depth_lines(lines)
+    assert sorted(reported) == [1, 2] and len(errors(lines)) == 1 and "RuntimeError" in errors(lines)[0], lines
+    assert lines[-2:] == [errors(lines)[0], " ".join(["bestmove", *pv_of(reported[2])[:1],
+                                                      *(["ponder", pv_of(reported[2])[1]]
+                                                        if len(pv_of(reported[2])) > 1 else [])])]
+    assert_legal_reply(lines[-1], after(START_FEN, "h2e2"))
+
+    fault(None)                             # the searcher serves the next go as if nothing had happened
+    engine.send("go depth 3")
+    _, lines = engine.bestmove()
+    assert not errors(lines) and 3 in depth_lines(lines)
+    assert_legal_reply(lines[-1], after(START_FEN, "h2e2"))
+
+
+def test_uci_chess_failure_under_go_infinite_waits_for_stop(faulty):
+    """The hold of go infinite stands for a failed search too: the error line and the move come at stop."""
+    engine, fault = faulty
+    engine.handshake("uci")
+    engine.ready()
+    fault("ValueError 2")
+    engine.send("position startpos moves e2e4")
+    engine.send("go infinite")
+    early = engine.silent_for(0.5)
+    assert list(depth_lines(early)) == [1] and not errors(early), early
+    engine.send("stop")
+    _, lines = engine.bestmove()
+    assert errors(lines) == ["info string error: search failed: ValueError: injected at depth 2"], lines
+    best = lines[-1].split()[1]
+    assert best == pv_of(depth_lines(early)[1])[0]
+    engine.send("isready")
+    assert engine.read_until(lambda ln: True)[1] == ["readyok"]
+
+
+def test_uci_chess_table_directory_that_is_no_file(tmp_path):
+    """A directory named like a chess table: isready still answers (at most one error line about it), and the
+    engine searches on."""
+    (tmp_path / "KQvK.ctb").mkdir()
+    engine = EngineProcess()
+    try:
+        engine.handshake("uci")
+        engine.ready()
+        engine.send(f"setoption name EGTBPath value {tmp_path}")
+        engine.send("isready")
+        _, lines = engine.read_until(lambda ln: ln == "readyok")
+        assert len(lines) <= 2 and all(ln.startswith("info string error: ") for ln in lines[:-1]), lines
+        fen = "8/8/8/8/8/2k5/8/KQ6 w - - 0 1"
+        engine.send(f"position fen {fen}")
+        engine.send("go depth 3")
+        _, lines = engine.bestmove()
+        import chess
+        assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board(fen).legal_moves, lines
+        engine.send("isready")
+        assert engine.read_until(lambda ln: ln == "readyok")[1][-1] == "readyok"
+    finally:
+        engine.close()
+
+
+def test_xboard_search_failure_tells_the_user_and_moves(faulty):
+    engine, fault = faulty
+    engine.send("xboard")
+    engine.send("protover 2")
+    engine.read_until(lambda ln: ln == "feature done=1", 240)
+    for line in ("new", "variant xiangqi", "sd 4", "ping 1"):
+        engine.send(line)
+    engine.read_until(lambda ln: ln == "pong 1")        # xiangqi loaded (its warm-up searches too)
+    fault("MemoryError 2")
+    engine.send("go")
+    _, lines = engine.read_until(lambda ln: ln.startswith("move "))
+    assert lines[-2:-1] == ["tellusererror search failed: MemoryError: injected at depth 2"], lines
+    assert lines[-1].split()[1] in Position().legal_move_names()
+    engine.send("ping 7")
+    assert engine.read_until(lambda ln: ln.startswith("pong"))[1] == ["pong 7"]
+
+
+def test_helper_thread_failure_is_reported_and_the_search_goes_on(monkeypatch):
+    """Lazy SMP: a helper that raises ends alone; the main thread finishes its search, whose result carries
+    the error; search_once (for tools) raises it."""
+    from engine import searcher as S
+    real = S.helper_skips
+
+    def failing(index, depth):
+        if index == 2 and depth >= 2:
+            raise RuntimeError("helper 2 broke")
+        return real(index, depth)
+    monkeypatch.setattr(S, "helper_skips", failing)
+    s = S.Searcher(4)
+    s.set_threads(3)
+    done = []
+    s.start(Position(), S.Limits(depth=5), lambda info: None, done.append)
+    s.wait()
+    result, = done
+    assert result.failure == "search failed: RuntimeError: helper 2 broke"
+    assert result.info.depth == 5 and result.best in Position().legal_move_names()
+    with pytest.raises(RuntimeError, match="helper 2 broke"):
+        S.search_once(Position(), depth=3, searcher=s)
+    monkeypatch.setattr(S, "helper_skips", real)
+    assert S.search_once(Position(), depth=3, searcher=s).error is None
+
+
+# -- stdin: garbage, huge and endless lines -------------------------------------------------------------------
+
+def test_line_reader_caps_lines_and_reads_floods_in_one_pass():
+    from engine.protocol.loop import EOF, MAX_LINE, LineReader
+    r, w = os.pipe()
+    q: queue.Queue = queue.Queue()
+    LineReader(r, q).start()
+    data = b"a\n" * 50_000 + b"x" * (3 * MAX_LINE) + b"\nb\n" + b"y" * MAX_LINE + b"\nc"
+
+    def write():
+        os.write(w, data)
+        os.close(w)
+    threading.Thread(target=write, daemon=True).start()
+    got = []
+    while (item := q.get(timeout=10)) is not EOF:
+        got.append(item)
+    os.close(r)
+    assert got == [b"a"] * 50_000 + [None, b"b", b"y" * MAX_LINE, b"c"]
+
+
+def test_garbage_and_huge_lines_get_one_bounded_error_line_each():
+    engine = EngineProcess()
+    try:
+        started(engine, "ucci")
+        cases = [b"\xff" * 1_000_000,                         # 1 MB of garbage: too long, not UTF-8 either
+                 b"z" * 60_000,                               # long but within the cap: an unknown command
+                 b"position fen " + b"y" * 60_000,
+                 b"position fen " + START_FEN.split()[0].encode() + b" " + b"w" * 60_000,
+                 b"position startpos moves h2e2 " + b"h9g7" * 10_000,
+                 b"go depth " + b"9" * 60_000,
+                 b"setoption hashsize " + b"-" * 60_000]
+        for bad in cases:
+            engine.send(bad)
+            engine.send("isready")
+            _, lines = engine.read_until(lambda ln: ln == "readyok")
+            assert len(lines) == 2 and lines[0].startswith("info string error: "), (bad[:30], lines)
+            assert len(lines[0]) < MAX_ERROR_LINE, lines[0]
+        engine.send("go depth 2")
+        _, lines = engine.bestmove()
+        assert_legal_reply(lines[-1], Position())
+    finally:
+        engine.close()
