@@ -5,10 +5,12 @@ import os
 import queue
 import sys
 import threading
+import time
 
 import pytest
 
 from engine.xiangqi.position import START_FEN, Position
+from test_play import plain, run_session, thinker_factory  # noqa: F401  (a fixture)
 from test_protocol import EngineProcess, after, assert_legal_reply, started
 
 MAX_ERROR_LINE = 300        # characters: what "bounded" means for the error lines here
@@ -215,3 +217,126 @@ def test_garbage_and_huge_lines_get_one_bounded_error_line_each():
         assert_legal_reply(lines[-1], Position())
     finally:
         engine.close()
+
+
+# -- shuai play: load ------------------------------------------------------------------------------------------
+
+def test_pgn_tokenizer_reads_an_unclosed_comment_in_one_pass():
+    """160 KB of '{ ' took 13 s (each '{' looked for its '}' to the end); now 10 times as much is instant, and
+    the comment runs to the end of the text, as python-chess reads it."""
+    from engine.match.pgn import parse_pgn
+    for size in (160_000, 1_600_000):
+        t = time.perf_counter()
+        game, = parse_pgn("1. H2-E2 H9-G7 {" + "{ " * (size // 2))
+        assert time.perf_counter() - t < 0.5
+        assert game.moves == ["h2e2", "h9g7"] and len(game.comment) == size - 1
+
+
+def test_play_load_refuses_what_is_no_game_file_and_plays_on(thinker_factory, tmp_path):
+    from engine.play.session import MAX_GAME_FILE
+    big = tmp_path / "big.pgn"
+    big.write_bytes(b"1. H2-E2 " + b" " * MAX_GAME_FILE)
+    fifo = tmp_path / "fifo.pgn"
+    os.mkfifo(fifo)
+    token = tmp_path / "token.pgn"
+    token.write_text('[Game "Chinese Chess"]\n\n1. ' + "H" * 100_000 + " *\n")
+    endless = tmp_path / "endless.pgn"
+    endless.write_text("1. H2-E2 H9-G7 2. E2-H2 G7-H9 " * 501)             # 2,004 plies
+    comment = tmp_path / "comment.pgn"
+    comment.write_text("{ " * 80_000)
+    t = time.perf_counter()
+    _, out = run_session(thinker_factory, [f"load {comment}", "quit"])
+    assert time.perf_counter() - t < 1.0 and "Loaded 0 moves from" in out
+    _, out = run_session(thinker_factory, [f"load {p}" for p in (big, fifo, "/dev/zero", tmp_path, token, endless)]
+                         + ["fen", "quit"])
+    errors = [plain(ln) for ln in out.splitlines() if "✗" in ln]
+    expected = ["too large (1,048,585 bytes, at most 1,048,576)", "a FIFO, not a regular file",
+                "/dev/zero: a device or socket, not a regular file", "a directory, not a regular file",
+                "PGN: cannot read move '" + "H" * 27 + "...'",
+                "more moves than any real game (load replays at most 2,000 plies)"]
+    assert len(errors) == len(expected), errors
+    for line, what in zip(errors, expected):
+        assert what in line and len(line) < MAX_ERROR_LINE, (what, line)
+    assert f"\n{START_FEN}\n" in out                    # nothing loaded: the game goes on from where it was
+
+
+def test_chess_load_stops_reading_a_game_longer_than_any(tmp_path):
+    from engine.play.chess_record import ChessRecord
+    text = '[Event "x"]\n\n' + "1. Nf3 Nf6 2. Ng1 Ng8 " * 50_000 + "*"           # 200,000 plies
+    record = ChessRecord(ChessRecord.START_FEN)
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match="more moves than any real game"):
+        record.load_pgn(text)
+    assert time.perf_counter() - t < 1.0 and not record.played
+
+
+# -- shuai match: openings and PGN -------------------------------------------------------------------------------
+
+@pytest.mark.timeout(30)
+def test_match_openings_and_outputs_that_are_no_files_fail_at_once(tmp_path):
+    from click.testing import CliRunner
+    from engine.match.cli import match
+    from engine.match.openings import MAX_LINE
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    long_line = tmp_path / "long.epd"
+    long_line.write_text("startpos moves" + " h2e2" * MAX_LINE + "\n")
+    base = ["--engine", "a", "--engine", "b", "--tc", "1"]
+    cases = [(["--openings", "/dev/zero"], "openings file /dev/zero: a device or socket, not a regular file"),
+             (["--openings", str(fifo)], f"openings file {fifo}: a FIFO, not a regular file"),
+             (["--openings", str(tmp_path)], "a directory, not a regular file"),
+             (["--openings", str(long_line)], f"{long_line}:1: longer than {MAX_LINE:,} characters"),
+             (["--pgn", str(fifo)], f"Invalid value for --pgn: {fifo}: not a regular file"),
+             (["--pgn", str(tmp_path / "no" / "dir" / "g.pgn")], "cannot write to it (No such file or directory)"),
+             (["--log", str(fifo)], f"Invalid value for --log: {fifo}: not a regular file")]
+    for args, message in cases:
+        t = time.perf_counter()
+        r = CliRunner().invoke(match, base + args)
+        assert r.exit_code == 2 and message in r.output, (args, r.output)
+        assert time.perf_counter() - t < 2.0
+        assert sum(ln.startswith("Error: ") for ln in r.output.splitlines()) == 1
+
+
+def test_a_pgn_append_that_fails_is_reported_and_the_match_goes_on(tmp_path):
+    from engine.match.engines import TimeControl
+    from engine.match.runner import Match, MatchConfig
+    from test_match import fake
+    pgn = tmp_path / "games.pgn"
+    pgn.mkdir()                                         # passes no preflight; here it fails at every append
+    lines = []
+    cfg = MatchConfig(specs=[fake("ucci"), fake("ucci")], tc=TimeControl.parse("0.05"), games=2, concurrency=1,
+                      pgn_path=str(pgn), max_plies=4, hang_timeout=0.3)
+    res = Match(cfg, out=lines.append).run()
+    assert len(res.records) == 2                        # one worker played both games
+    failed = [ln for ln in lines if "not written to" in ln]
+    assert failed == [f"Game {n}: not written to {pgn}: Is a directory" for n in (1, 2)], lines
+
+
+# -- the tuner's positions files ---------------------------------------------------------------------------------
+
+def test_positions_files_that_are_no_positions_are_one_line_each(tmp_path):
+    import gzip
+    from engine.tune.selfplay import MAX_DATA_LINE, DataError, data_digest, read_positions
+    good = f"{START_FEN};1;20\n"
+    files = {"bomb.gz": gzip.compress(b"\0" * 10_000_000),                 # 10 MB of text, one line
+             "plain.gz": b"not gzip at all",
+             "cut.gz": gzip.compress(good.encode() * 1000)[:-20],
+             "bad.gz": gzip.compress((good + "no semicolons here\n").encode())}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    fifo = tmp_path / "fifo.gz"
+    os.mkfifo(fifo)
+    expected = {"bomb.gz": f"bomb.gz:1: longer than {MAX_DATA_LINE} bytes", "plain.gz": "Not a gzipped file",
+                "cut.gz": "cut.gz: Compressed file ended before the end-of-stream marker was reached",
+                "bad.gz": "bad.gz:2: not FEN;result;score: 'no semicolons here'",
+                "fifo.gz": "fifo.gz: a FIFO, not a regular file"}
+    for name, message in expected.items():
+        t = time.perf_counter()
+        readers = [lambda p: list(read_positions(p))] + ([data_digest] if name != "bad.gz" else [])
+        for read in readers:                            # the digest reads the text, not the lines' fields
+            with pytest.raises(DataError) as e:
+                read(str(tmp_path / name))
+            assert message in str(e.value) and "\n" not in str(e.value), (name, str(e.value))
+        assert time.perf_counter() - t < 1.0, name
+    (tmp_path / "good.gz").write_bytes(gzip.compress(good.encode() * 3))
+    assert list(read_positions(str(tmp_path / "good.gz"))) == [(START_FEN, 1.0, 20)] * 3
