@@ -117,7 +117,8 @@ class SearchResult:
         """The error as the one line a user sees; None if the search did not fail."""
         if self.error is None:
             return None
-        return f"search failed: {type(self.error).__name__}: {clip(self.error, 200)}"
+        said = clip(self.error, 200)                    # MemoryError() says nothing
+        return f"search failed: {type(self.error).__name__}" + (f": {said}" if said else "")
 
 
 def _earlier_lines(lines: list, earlier: list, count: int) -> list:

@@ -17,7 +17,8 @@ MAX_ERROR_LINE = 300        # characters: what "bounded" means for the error lin
 
 # The engine, with a fault that a test switches on by writing "<exception class> <depth>" into a file: the
 # search raises that exception when it completes the iteration of that depth (Searcher._info builds its line),
-# in the search thread -- as a table, a kernel or a callback might.  No flag file, no fault.
+# in the search thread -- as a table, a kernel or a callback might -- and leaves "<flag>.raised" behind.  No flag
+# file, no fault.
 FAULTY_ENGINE = """
 import builtins, os, sys
 from engine import searcher
@@ -26,6 +27,7 @@ def failing_info(self, depth, *args):
     if os.path.exists(flag):
         kind, at = open(flag).read().split()
         if depth == int(at):
+            open(flag + ".raised", "w").close()
             raise getattr(builtins, kind)(f"injected at depth {depth}")
     return info(self, depth, *args)
 searcher.Searcher._info = failing_info
@@ -36,12 +38,20 @@ sys.exit(run())
 
 @pytest.fixture
 def faulty(tmp_path):
-    """(the engine with the fault, a function that sets the fault: fault("MemoryError 1"), fault(None))."""
+    """(the engine with the fault, a function that sets the fault: fault("MemoryError 1"), fault(None)); the
+    function's ``raised()`` waits until the fault has struck."""
     flag = tmp_path / "fault"
     engine = EngineProcess((sys.executable, "-c", FAULTY_ENGINE), env={**os.environ, "SHUAI_FAULT": str(flag)})
 
     def fault(spec):
         flag.write_text(spec) if spec else flag.unlink(missing_ok=True)
+
+    def raised():
+        deadline = time.perf_counter() + 30
+        while not (tmp_path / "fault.raised").exists():
+            assert time.perf_counter() < deadline, "the fault never struck"
+            time.sleep(0.01)
+    fault.raised = raised
     yield engine, fault
     engine.close()
 
@@ -98,7 +108,8 @@ def test_uci_chess_failure_under_go_infinite_waits_for_stop(faulty):
     fault("ValueError 2")
     engine.send("position startpos moves e2e4")
     engine.send("go infinite")
-    early = engine.silent_for(0.5)
+    fault.raised()
+    early = engine.silent_for(0.3)                  # no bestmove, no error line before stop
     assert list(depth_lines(early)) == [1] and not errors(early), early
     engine.send("stop")
     _, lines = engine.bestmove()
@@ -163,12 +174,15 @@ def test_helper_thread_failure_is_reported_and_the_search_goes_on(monkeypatch):
     monkeypatch.setattr(S, "helper_skips", failing)
     s = S.Searcher(4)
     s.set_threads(3)
-    done = []
-    s.start(Position(), S.Limits(depth=5), lambda info: None, done.append)
+    done, infos = [], []
+    s.start(Position(), S.Limits(depth=5), infos.append, done.append)
     s.wait()
     result, = done
     assert result.failure == "search failed: RuntimeError: helper 2 broke"
-    assert result.info.depth == 5 and result.best in Position().legal_move_names()
+    assert max(info.depth for info in infos) == 5           # the main thread went on to the end
+    assert S.SearchResult(None, None, None, MemoryError()).failure == "search failed: MemoryError"
+    assert S.SearchResult(None, None, None, OSError("two\nlines")).failure == "search failed: OSError: two\\nlines"
+    assert result.best in Position().legal_move_names()     # the threads' vote: maybe a shallower line's
     with pytest.raises(RuntimeError, match="helper 2 broke"):
         S.search_once(Position(), depth=3, searcher=s)
     monkeypatch.setattr(S, "helper_skips", real)
@@ -246,7 +260,7 @@ def test_play_load_refuses_what_is_no_game_file_and_plays_on(thinker_factory, tm
     comment.write_text("{ " * 80_000)
     t = time.perf_counter()
     _, out = run_session(thinker_factory, [f"load {comment}", "quit"])
-    assert time.perf_counter() - t < 1.0 and "Loaded 0 moves from" in out
+    assert time.perf_counter() - t < 3.0 and "Loaded 0 moves from" in out       # was 13 s; now ~0.1 s
     _, out = run_session(thinker_factory, [f"load {p}" for p in (big, fifo, "/dev/zero", tmp_path, token, endless)]
                          + ["fen", "quit"])
     errors = [plain(ln) for ln in out.splitlines() if "✗" in ln]
@@ -267,7 +281,7 @@ def test_chess_load_stops_reading_a_game_longer_than_any(tmp_path):
     t = time.perf_counter()
     with pytest.raises(ValueError, match="more moves than any real game"):
         record.load_pgn(text)
-    assert time.perf_counter() - t < 1.0 and not record.played
+    assert time.perf_counter() - t < 3.0 and not record.played      # reading all of it: about 6 s
 
 
 # -- shuai match: openings and PGN -------------------------------------------------------------------------------
