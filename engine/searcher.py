@@ -12,10 +12,10 @@ Interface used by the protocol loop and the command line (times are seconds ever
 ``on_done(SearchResult)`` exactly once per ``start``, even when the search fails: an exception anywhere in it
 (the search thread, a helper, the heartbeat, a callback, the tables) ends in a result that carries it
 (``SearchResult.error``, the first one; its traceback goes to stderr) with the move of the last iteration
-reported, else any legal move -- a GUI always gets its move, and the searcher serves the next ``start``.  Under ``Limits(infinite=True)`` or ``ponder=True`` a
-search that ends by itself (depth reached, mate found, one legal move) holds ``on_done`` back until ``stop``
-(or, pondering, ``ponderhit``): the GUI may not see a ``bestmove`` before.  This is the one place of that rule;
-the protocol relies on it.
+reported, else any legal move -- a GUI always gets its move, and the searcher serves the next ``start``.
+Under ``Limits(infinite=True)`` or ``ponder=True`` a search that ends by itself (depth reached, mate found, one
+legal move, failed) holds ``on_done`` back until ``stop`` (or, pondering, ``ponderhit``): the GUI may not see a
+``bestmove`` before.  This is the one place of that rule; the protocol relies on it.
 
 The position's game (``pos.game``) supplies the compiled search (``engine.template``): the same driver runs
 every game.

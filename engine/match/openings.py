@@ -4,9 +4,9 @@ A line is a FEN (EPD's four fields are enough; halfmove clock and move number ar
 operations after them are ignored), ``startpos``, or either followed by ``moves m1 m2 …`` (ICCS for xiangqi, UCI
 for chess).  Blank lines and lines starting with ``#`` are skipped.  The file is read by ``engine.files``' rule (a
 regular file, opened without blocking, at most ``files.MAX_TEXT`` bytes) and a line may be MAX_LINE characters
-long: ``/dev/zero``, a FIFO or a file of one endless line is one error line at once.  The game is xiangqi or chess: given, or told
-by the file's first FEN (10 ranks: xiangqi, 8: chess); every line must be of that game.  The game's referee
-(``Game.Referee``, engine.match.referee) checks each opening and writes it in normal form.
+long: ``/dev/zero``, a FIFO or a file of one endless line is one error line at once.  The game is xiangqi or
+chess: given, or told by the file's first FEN (10 ranks: xiangqi, 8: chess); every line must be of that game.
+The game's referee (``Game.Referee``, engine.match.referee) checks each opening and writes it in normal form.
 
 Engines that cannot set up a FEN (xboard engines without ``setboard``, such as MaxQi) are sent the moves that
 lead from the initial position to the opening: :func:`path_from_start` finds them for short openings, the
