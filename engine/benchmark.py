@@ -8,7 +8,7 @@ from .game import DEFAULT, game_named
 
 def run_bench(depth: int = None, hash_mb: int = None, out=print, game: str = DEFAULT.name) -> tuple[int, float]:
     """Search each bench position of ``game`` (``Game.bench()``) to ``depth`` (the game's default if None)."""
-    from .searcher import QUICK_HASH_MB, Limits, Searcher
+    from .searcher import QUICK_HASH_MB, Searcher, search_once
     bench = game_named(game).bench()
     fens, depth = bench.FENS, depth or bench.DEPTH
     Position = game_named(game).Position
@@ -16,16 +16,14 @@ def run_bench(depth: int = None, hash_mb: int = None, out=print, game: str = DEF
     searcher.new_game()
     total_nodes, total_time = 0, 0.0
     for i, fen in enumerate(fens):
-        result = []
         t = time.perf_counter()
-        searcher.start(Position(fen), Limits(depth=depth), lambda info: None, result.append)
-        searcher.wait()
+        result = search_once(Position(fen), depth=depth, searcher=searcher)
         elapsed = time.perf_counter() - t
-        info = result[0].info
+        info = result.info
         nodes = info.nodes if info else 0
         total_nodes += nodes
         total_time += elapsed
-        out(f"position {i + 1:2}/{len(fens)}  bestmove {result[0].best or '(none)':5}  "
+        out(f"position {i + 1:2}/{len(fens)}  bestmove {result.best or '(none)':5}  "
             f"score {info.score if info else 0:6}  nodes {nodes:9}")
     out(f"nodes {total_nodes} time_ms {total_time * 1000:.0f} nps {int(total_nodes / max(total_time, 1e-9))}")
     return total_nodes, total_time

@@ -11,6 +11,7 @@ from typing import Callable
 
 import numpy as np
 
+from .files import clip
 from .layout import H_CHECK, H_CLOCK, H_MOVE, ST_PLY, ST_SIDE
 
 
@@ -50,13 +51,13 @@ def parse_board_field(text: str, shape: BoardShape, error: type) -> np.ndarray:
                 f += int(c)
             elif c.upper() in shape.kind_of_char:
                 if f >= shape.files:
-                    raise error(f"rank {name} ({row!r}) has more than {shape.files} files")
+                    raise error(f"rank {name} ({clip(row, 30)!r}) has more than {shape.files} files")
                 board[rank * shape.files + f] = shape.kind_of_char[c.upper()] + (shape.black_bit if c.islower() else 0)
                 f += 1
             else:
                 raise error(f"unknown piece {c!r} in rank {name}")
         if f != shape.files:
-            raise error(f"rank {name} ({row!r}) has {f} files, expected {shape.files}")
+            raise error(f"rank {name} ({clip(row, 30)!r}) has {f} files, expected {shape.files}")
     return board
 
 
@@ -205,7 +206,7 @@ class BasePosition:
         except self.ops.notation_error as e:
             raise IllegalMoveError(str(e)) from None
         if not self.is_legal(move):
-            raise IllegalMoveError(f"illegal move {text.strip()!r} in {self.fen()}")
+            raise IllegalMoveError(f"illegal move {clip(text.strip(), 20)!r} in {self.fen()}")
         return move
 
     # -- playing --------------------------------------------------------------------------------------------

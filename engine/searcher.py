@@ -9,10 +9,13 @@ Interface used by the protocol loop and the command line (times are seconds ever
     searcher.wait()          # block until the search thread has finished (on_done has been called)
 
 ``on_info(SearchInfo)`` is called after every completed iteration (from the search thread);
-``on_done(SearchResult)`` exactly once per ``start``.  Under ``Limits(infinite=True)`` or ``ponder=True`` a
-search that ends by itself (depth reached, mate found, one legal move) holds ``on_done`` back until ``stop``
-(or, pondering, ``ponderhit``): the GUI may not see a ``bestmove`` before.  This is the one place of that rule;
-the protocol relies on it.
+``on_done(SearchResult)`` exactly once per ``start``, even when the search fails: an exception anywhere in it
+(the search thread, a helper, the heartbeat, a callback, the tables) ends in a result that carries it
+(``SearchResult.error``, the first one; its traceback goes to stderr) with the move of the last iteration
+reported, else any legal move -- a GUI always gets its move, and the searcher serves the next ``start``.
+Under ``Limits(infinite=True)`` or ``ponder=True`` a search that ends by itself (depth reached, mate found, one
+legal move, failed) holds ``on_done`` back until ``stop`` (or, pondering, ``ponderhit``): the GUI may not see a
+``bestmove`` before.  This is the one place of that rule; the protocol relies on it.
 
 The position's game (``pos.game``) supplies the compiled search (``engine.template``): the same driver runs
 every game.
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
@@ -45,6 +49,7 @@ import numpy as np
 
 from . import alphabeta as ab
 from .egtb import DEFAULT_PROBE_DEPTH
+from .files import clip
 from .scores import INFINITE, mate_in_moves
 
 QUICK_HASH_MB = 16      # the table of bench, self-play and one-off searches: small, and the same everywhere
@@ -105,6 +110,15 @@ class SearchResult:
     best: Optional[str]                     # None: no legal move (the side to move has lost)
     ponder: Optional[str]
     info: Optional[SearchInfo]              # the last completed iteration
+    error: Optional[BaseException] = None   # what made the search fail (best is then a salvaged move)
+
+    @property
+    def failure(self) -> Optional[str]:
+        """The error as the one line a user sees; None if the search did not fail."""
+        if self.error is None:
+            return None
+        said = clip(self.error, 200)                    # MemoryError() says nothing
+        return f"search failed: {type(self.error).__name__}" + (f": {said}" if said else "")
 
 
 def _earlier_lines(lines: list, earlier: list, count: int) -> list:
@@ -209,6 +223,8 @@ class Searcher:
         self._best_moves: list = []             # each completed iteration's best move and score (time management)
         self._scores: list[int] = []
         self._search_id = 0                     # a hard-stop timer stops only the search that armed it
+        self._failure: Optional[BaseException] = None   # the first exception of the running search
+        self._reported: Optional[SearchInfo] = None     # its last reported line 1 (what a failure salvages)
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -282,12 +298,15 @@ class Searcher:
         self._start_time = time.perf_counter()
         self._soft_deadline = None
         self._best_moves, self._scores = [], []
+        self._failure, self._reported = None, None
         if not self._pondering:
             self._arm_clock()
         self._last_report = self._start_time
 
         def report(info):
             self._last_report = time.perf_counter()
+            if info.multipv == 1:
+                self._reported = info
             on_info(info)
         self._thread = threading.Thread(target=self._run, args=(pos.copy(), limits, report, on_done,
                                                                 list(banned), on_progress), daemon=True)
@@ -349,24 +368,63 @@ class Searcher:
     def _run(self, pos, limits, on_info, on_done, banned, on_progress):
         done = threading.Event()
         beat = None
+        result = None
         if on_progress is not None:
-            beat = threading.Thread(target=self._heartbeat, args=(done, pos.game.move_name, on_progress),
-                                    daemon=True)
+            beat = threading.Thread(target=self._guarded, args=(self._heartbeat, done, pos.game.move_name,
+                                                                 on_progress), daemon=True)
             beat.start()
         try:
             result = self._iterate(pos, limits, on_info, banned)
+        except Exception as e:                          # noqa: BLE001 -- MemoryError too: the GUI gets a move
+            self._failed(e)
         finally:
             self._stop_helpers()
             done.set()
             if beat is not None:
                 beat.join()                             # no progress line after the search's last words
             self._cancel_timer()
+        if self._failure is not None:
+            result = self._salvaged(pos, banned, result)
         # The hold (see the module doc): under `go infinite` / `go ponder` no bestmove before `stop` / `ponderhit`.
         while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
         self._cancel_timer()                            # armed by a ponderhit while we waited
-        on_done(result)
-        self._join_helpers()                            # stopped already; the bestmove did not wait for them
+        try:
+            on_done(result)
+        finally:
+            self._join_helpers()                        # stopped already; the bestmove did not wait for them
+
+    def _failed(self, error: BaseException) -> None:
+        """An exception in one of the search's threads: kept (the first) for the result, its traceback to
+        stderr.  The thread that raised ends; the others go on (a dead helper costs only speed)."""
+        with self._lock:
+            if self._failure is None:
+                self._failure = error
+        traceback.print_exception(error)
+
+    def _guarded(self, target, *args) -> None:
+        """``target(*args)`` as the body of a helper or heartbeat thread: its exception is the search's failure
+        (``_failed``), not a thread that dies unseen."""
+        try:
+            target(*args)
+        except Exception as e:                          # noqa: BLE001
+            self._failed(e)
+
+    def _salvaged(self, pos, banned, result: Optional[SearchResult]) -> SearchResult:
+        """The result of a failed search: its own if it finished (a helper or the heartbeat failed), else the
+        move of the last iteration reported, else any allowed legal move (None if even that fails: the
+        protocol then plays a move of its own list)."""
+        if result is not None:
+            return replace(result, error=self._failure)
+        info = self._reported
+        if info is not None and info.pv:
+            return SearchResult(info.pv[0], info.pv[1] if len(info.pv) > 1 else None, info, self._failure)
+        try:
+            legal = pos.legal_move_names()
+        except Exception:                               # noqa: BLE001 -- nothing more to salvage
+            legal = []
+        allowed = [m for m in legal if m not in banned] or legal
+        return SearchResult(allowed[0] if allowed else None, None, None, self._failure)
 
     def _heartbeat(self, done: threading.Event, move_name, on_progress) -> None:
         """While the search runs: its progress whenever it has reported nothing for ``HEARTBEAT`` seconds (a GUI
@@ -478,8 +536,8 @@ class Searcher:
             ctrl[ab.C_ROOT_MOVES] = len(allowed)
             work[3][0, :len(allowed)] = allowed
             completed.append([])
-            thread = threading.Thread(target=self._help, daemon=True,
-                                      args=(index, work, kernels, pos.copy(), max_depth, completed[-1]))
+            thread = threading.Thread(target=self._guarded, daemon=True,
+                                      args=(self._help, index, work, kernels, pos.copy(), max_depth, completed[-1]))
             self._helper_threads.append(thread)
             thread.start()
         return completed
@@ -638,9 +696,12 @@ class Searcher:
 
 
 def search_once(pos, depth: int = None, movetime: float = None, nodes: int = None, searcher: Searcher = None):
-    """Search synchronously and return the SearchResult (handy in scripts and tests)."""
+    """Search synchronously and return the SearchResult (handy in scripts, tools and tests); a search that
+    failed raises its error (a tool must not go on with a salvaged move)."""
     searcher = searcher or Searcher(QUICK_HASH_MB)
     out = []
     searcher.start(pos, Limits(depth=depth, movetime=movetime, nodes=nodes), lambda i: None, out.append)
     searcher.wait()
+    if out[0].error is not None:
+        raise out[0].error
     return out[0]

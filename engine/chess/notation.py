@@ -1,6 +1,7 @@
 """Move notation: UCI long algebraic (``e2e4``, ``e7e8q``; castling as the king's two-square step, ``e1g1``).
 SAN is python-chess's business (the terminal game and PGN use it), not this module's.
 """
+from ..files import clip
 from ..move import move_from, move_promotion, move_to, pack_move
 from .constants import FILE_LETTERS, FILES, PROMOTION_FLAG, PROMOTION_LETTERS, SQUARE_MASK
 
@@ -15,7 +16,7 @@ def square_name(sq: int) -> str:
 
 def parse_square(text: str) -> int:
     if len(text) != 2 or text[0] not in FILE_LETTERS or text[1] not in "12345678":
-        raise NotationError(f"bad square {text!r}")
+        raise NotationError(f"bad square {clip(text, 20)!r}")
     return (int(text[1]) - 1) * FILES + FILE_LETTERS.index(text[0])
 
 
@@ -34,7 +35,7 @@ def parse_move(text: str) -> int:
     on a move that is no promotion is caught by the position."""
     t = text.strip().lower()
     if len(t) not in (4, 5):
-        raise NotationError(f"bad move {text!r}: expected a UCI move like e2e4 or e7e8q")
+        raise NotationError(f"bad move {clip(text, 20)!r}: expected a UCI move like e2e4 or e7e8q")
     frm, to = parse_square(t[:2]), parse_square(t[2:4])
     if frm == to:
         raise NotationError(f"bad move {text!r}")

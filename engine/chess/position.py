@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..files import clip
 from ..game import CHESS
 from ..position import (BasePosition, BoardShape, IllegalMoveError, PositionOps, board_field, board_lines,  # noqa: F401
                         parse_board_field, parse_move_counters)   # (IllegalMoveError: re-exported)
@@ -43,7 +44,7 @@ def _castling_rights(field: str, board) -> int:
                 raise FenError(f"castling with the rook on file {c!r}: only standard chess (rooks on a and h)")
             right = (WHITE_OO if u == "H" else WHITE_OOO) << (2 * colour)
         else:
-            raise FenError(f"bad castling field {field!r}")
+            raise FenError(f"bad castling field {clip(field, 20)!r}")
         king_sq, rook_sq = CASTLING_SQUARES[right]
         if board[king_sq] == colour * BLACK_BIT + KING and board[rook_sq] == colour * BLACK_BIT + ROOK:
             rights |= right
@@ -59,7 +60,7 @@ def parse_fen(fen: str):
     board = parse_board_field(fields[0], SHAPE, FenError)
     side_field = fields[1].lower() if len(fields) > 1 else "w"
     if side_field not in ("w", "b"):
-        raise FenError(f"side to move must be 'w' or 'b', not {fields[1]!r}")
+        raise FenError(f"side to move must be 'w' or 'b', not {clip(fields[1], 20)!r}")
     side = WHITE if side_field == "w" else BLACK
     castling = _castling_rights(fields[2], board) if len(fields) > 2 else 0
     ep = 0
@@ -67,7 +68,7 @@ def parse_fen(fen: str):
         try:
             ep = parse_square(fields[3])
         except NotationError:
-            raise FenError(f"bad en-passant square {fields[3]!r}") from None
+            raise FenError(f"bad en-passant square {clip(fields[3], 20)!r}") from None
         if ep // FILES != (5 if side == WHITE else 2):
             raise FenError(f"en-passant square {fields[3]} is not on the rank behind a pawn that just moved")
         pushed = ep - FILES if side == WHITE else ep + FILES

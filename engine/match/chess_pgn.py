@@ -46,10 +46,22 @@ class ChessPgnGame:
 
 
 class _QuietBuilder(chess.pgn.GameBuilder):
-    """python-chess's game builder, collecting errors in ``game.errors`` without logging them."""
+    """python-chess's game builder, collecting errors in ``game.errors`` without logging them; after
+    ``max_moves`` moves (None: no limit) the rest are skipped unread."""
+
+    def __init__(self, max_moves: int | None = None):
+        super().__init__()
+        self.moves_left = max_moves
 
     def handle_error(self, error: Exception) -> None:
         self.game.errors.append(error)
+
+    def begin_parse_san(self, board, san):
+        if self.moves_left is not None:
+            if self.moves_left <= 0:
+                return chess.pgn.SKIP
+            self.moves_left -= 1
+        return super().begin_parse_san(board, san)
 
 
 def _known_variant(name: str | None) -> bool:
@@ -60,11 +72,12 @@ def _known_variant(name: str | None) -> bool:
         return False
 
 
-def read_game(text: str) -> ChessPgnGame | None:
+def read_game(text: str, max_moves: int | None = None) -> ChessPgnGame | None:
     """The first game of a PGN text (None if there is none); ValueError if it is not standard chess or a move
-    cannot be read or played."""
+    cannot be read or played.  ``max_moves``: read at most that many moves (plies, side lines included), the
+    game ending there -- python-chess spends about 30 us on each, and a file can hold a million."""
     try:
-        game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietBuilder)
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=lambda: _QuietBuilder(max_moves))
     except ValueError as e:
         raise ValueError(f"cannot read the PGN: {e}") from None
     if game is None:

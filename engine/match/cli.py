@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..cluster import CLUSTER_HELP
+from ..files import clip
 from ..game import DEFAULT, GAMES
 
 ENGINE_HELP = """Engine to play (give two or more; more than two play a round robin).  A string of shell words:
@@ -28,7 +29,7 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
               help="Games per pairing; each opening is played twice, colours swapped.")
 @click.option("--tc", required=True, metavar="SPEC",
               help="Seconds per move (0.2) or sudden death base+increment in seconds (10+0.1).")
-@click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--openings", type=click.Path(), default=None,
               help="EPD/FEN file, one opening a line (FEN, or FEN/startpos followed by 'moves m1 m2 ...'); "
                    "without it every game starts from the initial position.  Chess FENs (8 ranks) mean "
                    "--game chess.")
@@ -103,17 +104,23 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         raise click.UsageError("give at least two --engine options")
 
     from .openings import load_openings, openings_game
-    from .runner import Match, MatchConfig, summary
+    from .runner import Match, MatchConfig, check_appendable, summary
     try:
         if openings:
             found = openings_game(openings)
             if game is not None and found is not None and found != game:
-                raise ValueError(f"{openings} holds {found} positions, not {game}")
+                raise ValueError(f"{clip(openings, 200)} holds {found} positions, not {game}")
             game = game or found
         game = game or DEFAULT.name
         book = load_openings(openings, game) if openings else None
-    except (ValueError, OSError) as e:
+    except ValueError as e:
         raise click.UsageError(str(e)) from None
+    for option, path in (("--pgn", pgn_path), ("--log", log_path)):
+        try:
+            if path:
+                check_appendable(path)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint=option) from None
     if book and shuffle:
         import random
         random.Random(seed).shuffle(book)

@@ -2,9 +2,11 @@
 
 A line is a FEN (EPD's four fields are enough; halfmove clock and move number are read when present, EPD
 operations after them are ignored), ``startpos``, or either followed by ``moves m1 m2 …`` (ICCS for xiangqi, UCI
-for chess).  Blank lines and lines starting with ``#`` are skipped.  The game is xiangqi or chess: given, or told
-by the file's first FEN (10 ranks: xiangqi, 8: chess); every line must be of that game.  The game's referee
-(``Game.Referee``, engine.match.referee) checks each opening and writes it in normal form.
+for chess).  Blank lines and lines starting with ``#`` are skipped.  The file is read by ``engine.files``' rule (a
+regular file, opened without blocking, at most ``files.MAX_TEXT`` bytes) and a line may be MAX_LINE characters
+long: ``/dev/zero``, a FIFO or a file of one endless line is one error line at once.  The game is xiangqi or
+chess: given, or told by the file's first FEN (10 ranks: xiangqi, 8: chess); every line must be of that game.
+The game's referee (``Game.Referee``, engine.match.referee) checks each opening and writes it in normal form.
 
 Engines that cannot set up a FEN (xboard engines without ``setboard``, such as MaxQi) are sent the moves that
 lead from the initial position to the opening: :func:`path_from_start` finds them for short openings, the
@@ -14,8 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..files import UnreadableFile, clip, read_text
 from ..game import DEFAULT, game_named, game_of_fen
 from .engines import START_FEN
+
+MAX_LINE = 4096             # characters in one opening: a FEN and some hundreds of moves
 
 
 @dataclass(frozen=True)
@@ -52,16 +57,33 @@ def parse_opening(line: str, game: str = DEFAULT.name) -> Opening:
     return Opening(*game_named(game).Referee.opening(fen, tuple(tail.split())))
 
 
+def opening_lines(path: str) -> list[tuple[int, str]]:
+    """(line number, text) of each line of an openings file that is not blank or a ``#`` comment; ValueError
+    (one line naming the file) if it cannot be read or a line is too long."""
+    try:
+        text = read_text(path)
+    except UnreadableFile as e:
+        raise ValueError(f"openings file {e}") from None
+    lines = []
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        if len(s) > MAX_LINE:
+            raise ValueError(f"{clip(path, 200)}:{n}: longer than {MAX_LINE:,} characters: not an opening")
+        lines.append((n, s))
+    return lines
+
+
 def openings_game(path: str) -> str | None:
     """The game of an openings file's first FEN ("xiangqi" or "chess"), or None if it has none (only
     ``startpos`` lines) or the FEN has neither 10 nor 8 ranks."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            words = line.split(";", 1)[0].split()
-            if not words or words[0].startswith("#") or words[0] == "startpos":
-                continue
-            found = game_of_fen(words[0])
-            return found.name if found is not None else None
+    for _, line in opening_lines(path):
+        words = line.split(";", 1)[0].split()
+        if not words or words[0] == "startpos":
+            continue
+        found = game_of_fen(words[0])
+        return found.name if found is not None else None
     return None
 
 
@@ -69,17 +91,13 @@ def load_openings(path: str, game: str | None = None) -> list[Opening]:
     """The openings of a file, for ``game`` (default: the game of its first FEN, else xiangqi)."""
     game = game or openings_game(path) or DEFAULT.name
     out = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            try:
-                out.append(parse_opening(s, game))
-            except ValueError as e:
-                raise ValueError(f"{path}:{n}: {e}") from None
+    for n, line in opening_lines(path):
+        try:
+            out.append(parse_opening(line, game))
+        except ValueError as e:
+            raise ValueError(f"{clip(path, 200)}:{n}: {clip(e, 300)}") from None
     if not out:
-        raise ValueError(f"{path}: no openings")
+        raise ValueError(f"{clip(path, 200)}: no openings")
     return out
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..files import clip
 from ..game import DEFAULT, game_named
 from .engines import RESIGN, Clocks, Engine, EngineError, EngineHung, GameSetup, TimeControl
 from .openings import Opening, find_path
@@ -127,7 +128,7 @@ class ChessReferee:
             try:
                 move = board.parse_uci(m)
             except ValueError:
-                raise ValueError(f"illegal move {m!r} in {board.fen()}") from None
+                raise ValueError(f"illegal move {clip(m, 20)!r} in {board.fen()}") from None
             board.push(move)
             played.append(move.uci())
         return fen, tuple(played)

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import datetime
 import math
+import os
 import queue
 import socket
+import stat
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .engines import EngineError, EngineLog, EngineSpec, TimeControl, kill_all, start_engine
+from ..files import clip
 from ..game import DEFAULT, GAMES, game_named
 from .referee import GameOptions, GameRecord, play_game
 from .openings import Opening, path_from_start
@@ -410,8 +413,30 @@ class Match:
                 first: rec.red, second: rec.black, "TimeControl": self.cfg.tc.pgn(),
                 "PlyCount": str(rec.plies), "Termination": rec.reason}
         text = game.pgn().format_record(tags, rec.opening.fen, rec.moves, rec.detail or rec.reason, rec.result)
-        with open(self.cfg.pgn_path, "a", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(self.cfg.pgn_path, "a", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:                # a full disk, a file gone: said, and the match goes on
+            self.out(f"Game {job.number}: not written to {clip(self.cfg.pgn_path, 200)}: {e.strerror or e}")
+
+
+def check_appendable(path: str) -> None:
+    """ValueError (one line) unless lines can be appended to ``path`` -- a regular file, or a new one in a
+    directory that exists -- so that a bad --pgn or --log fails before the match, not after its first game.
+    A missing file is created (empty); nothing is opened so that it could block (a FIFO without a reader)."""
+    shown = clip(path, 200)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise ValueError(f"{shown}: {e.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise ValueError(f"{shown}: not a regular file")
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
+    except OSError as e:
+        raise ValueError(f"{shown}: cannot write to it ({e.strerror})") from None
 
 
 def summary(res: MatchResult, sprt: Sprt | None = None) -> str:

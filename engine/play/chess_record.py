@@ -17,7 +17,7 @@ import chess
 
 from ..match import chess_pgn
 from ..match.chess_rules import game_result, parse_coordinates, start_board
-from .record import Record
+from .record import MAX_REPLAY_PLIES, Record
 
 _CASTLING = re.compile(r"[oO0]-[oO0](-[oO0])?[+#]?")
 
@@ -196,7 +196,7 @@ class ChessRecord(Record):
     def load_pgn(self, text: str):
         """Replace this game by the first game of a PGN text; ValueError (nothing changed) if it cannot be read,
         is not standard chess, or a move is illegal."""
-        record = chess_pgn.read_game(text)
+        record = chess_pgn.read_game(text, max_moves=MAX_REPLAY_PLIES + 1)     # one more: _replay refuses it
         if record is None:
             raise ValueError("no game in that file")
         return self._replay(record, lambda replay, uci: replay.board.parse_uci(uci))

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import datetime
 
+from ..files import clip
 from ..match.pgn import PgnGame, format_game, parse_pgn
 from ..xiangqi.position import Position, START_FEN
 from ..xiangqi.rules import game_result
 from ..xiangqi.wxf import MoveName, MoveNames
 
 RESULT_CHINESE = {"1-0": "红胜", "0-1": "黑胜", "1/2-1/2": "和棋"}
+MAX_REPLAY_PLIES = 2000     # a loaded game longer than this is refused: the longest real games have about 600
+                            # plies, and each move replayed costs about 0.4 ms (all the legal moves are named)
 
 
 class Record:
@@ -69,12 +72,14 @@ class Record:
     def _replay(self, record, parse):
         """Replace this game by a loaded one: ``record``'s start FEN, moves, result and comment, each move read
         by ``parse(replay, text)``; ValueError (nothing changed) if a move cannot be played."""
+        if len(record.moves) > MAX_REPLAY_PLIES:
+            raise ValueError(f"more moves than any real game (load replays at most {MAX_REPLAY_PLIES:,} plies)")
         replay = type(self)(record.fen)
         for i, text in enumerate(record.moves):
             try:
                 replay.play(parse(replay, text))
             except ValueError as e:
-                raise ValueError(f"move {i + 1} ({text}) cannot be played: {e}") from None
+                raise ValueError(f"move {i + 1} ({clip(text, 20)}) cannot be played: {e}") from None
         replay.recorded_result, replay.recorded_comment = record.result, record.comment
         self.__dict__.update(replay.__dict__)
         self.check_end()

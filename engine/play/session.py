@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 
+from ..files import UnreadableFile, clip, read_text
 from ..xiangqi.position import FenError
 from ..xiangqi.rules import DRAW, loss_for
 from ..xiangqi.wxf import MoveParseError
@@ -45,6 +46,8 @@ Moves, in any of three notations:
 """ + COMMANDS_HELP.format(pgn="xiangqi PGN (ICCS moves; XQWizard reads it)")
 
 QUIT = object()
+MAX_GAME_FILE = 1 << 20     # bytes: what ``load`` reads -- a game is a few KB, a collection of a thousand games
+                            # (the first is loaded) fits; reading the largest takes under a second
 
 
 class Session:
@@ -417,12 +420,12 @@ class Session:
             self.error("load needs a PGN file or a FEN: load game.pgn")
             return
         path = os.path.expanduser(arg)
-        if os.path.isfile(path):
+        name = clip(arg, 100)
+        if os.path.lexists(path):
             try:
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
-            except OSError as e:
-                self.error(f"cannot read {arg}: {e.strerror or e}")
+                text = read_text(path, MAX_GAME_FILE)
+            except UnreadableFile as e:
+                self.error(f"cannot load {e}; load reads one game (a PGN file) or a FEN")
                 return
             fresh = self.record()
             try:
@@ -431,11 +434,12 @@ class Session:
                 else:
                     fresh.reset(text.strip().splitlines()[0])
             except (ValueError, self.fen_error) as e:
-                self.error(f"cannot load {arg}: {e}")
+                self.error(f"cannot load {name}: {e}")
                 return
-            what = f"{len(fresh.played)} moves from {arg}"
+            what = f"{len(fresh.played)} moves from {name}"
             if fresh.recorded_result not in ("*", None) and not fresh.ended:
-                what += f" (the file says {fresh.recorded_result}: {fresh.recorded_comment or 'no reason given'})"
+                said = clip(fresh.recorded_comment, 100) if fresh.recorded_comment else "no reason given"
+                what += f" (the file says {fresh.recorded_result}: {said})"
         else:
             fresh = self.record()
             try:

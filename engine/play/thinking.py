@@ -90,6 +90,8 @@ class Thinker:
         if self.live:
             self.out.write(CLEAR_LINE)
             self.out.flush()
+        if box[0].failure:                                  # its move is still played: say why it may be weak
+            self.out.write(f"error: {box[0].failure}\n")
         return box[0]
 
     def _draw(self, spin, label, info, pos, elapsed, pv_text) -> None:

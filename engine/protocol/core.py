@@ -13,9 +13,11 @@ command that needs the engine waits for its handle (``loop.Engine``; ``LoadError
 Search life-cycle (one ``_Search`` per ``go``):
 
 * the search runs in the ``Searcher``'s thread; ``on_info`` prints ``info`` lines as iterations complete;
-* ``on_done`` stores the result and prints ``bestmove``.  Under ``go infinite`` and ``go ponder`` no
-  ``bestmove`` may be printed before ``stop`` (or, for ponder, ``ponderhit``), even if the search ended by
-  itself (depth reached, mate found, no legal move): the searcher holds ``on_done`` back until then
+* ``on_done`` stores the result and prints ``bestmove`` -- after one error line if the search failed (an
+  exception in the search: the searcher still hands over a move, see ``engine.searcher``; so does a ``go`` whose
+  search could not even start).  Under ``go infinite`` and ``go ponder`` no ``bestmove`` may be printed before
+  ``stop`` (or, for ponder, ``ponderhit``), even if the search ended by itself (depth reached, mate found, no
+  legal move, failed: the error line comes with the move): the searcher holds ``on_done`` back until then
   (``Searcher._run``, the one place of that rule), as Stockfish's main thread waits for ``stop``/``ponderhit``;
 * one rule for a command that arrives while a search runs and changes what is searched (``go``, and a valid
   ``position``): the running search is stopped first and its ``bestmove`` printed, so every ``go`` gets exactly
@@ -25,7 +27,9 @@ Search life-cycle (one ``_Search`` per ``go``):
 """
 from __future__ import annotations
 
+import sys
 import threading
+import traceback
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -50,6 +54,13 @@ def sanitize(text: str, limit: int = 80) -> str:
     """Input echoed back in a message: printable, one line, bounded length."""
     text = "".join(c if c.isprintable() and c.isascii() else "?" for c in text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def internal_error(error: Exception, command: str = "") -> CommandError:
+    """A bug met while carrying out ``command`` (a line from the GUI; "" for the engine's own work), as the one
+    error line the GUI gets; the traceback goes to stderr (the caller's)."""
+    on = f" on {sanitize(command.strip(), 40)!r}" if command else ""
+    return CommandError(f"internal error{on}: {type(error).__name__}: {sanitize(str(error))}")
 
 
 # A GUI may send any number of digits.  Search limits above these bounds are capped (a huge time or node count
@@ -480,8 +491,12 @@ class EngineCore:
                         infinite=bool(limits.infinite), draw_offered=draw,
                         drawn=not legal and pos.game.stalemate_draws and not pos.in_check())
             self._search = s
-        eng.searcher.start(pos, limits, lambda info: self._on_info(s, info), lambda r: self._on_done(s, r),
-                           banned=ban, on_progress=lambda p: self.out.lines(self.format_progress(p)))
+        try:
+            eng.searcher.start(pos, limits, lambda info: self._on_info(s, info), lambda r: self._on_done(s, r),
+                               banned=ban, on_progress=lambda p: self.out.lines(self.format_progress(p)))
+        except Exception as e:                          # noqa: BLE001 -- as a search that failed: a move all the same
+            traceback.print_exc(file=sys.stderr)
+            self._on_done(s, eng.SearchResult(None, None, None, error=e))
         return s
 
     def _on_info(self, s: _Search, info) -> None:
@@ -502,11 +517,12 @@ class EngineCore:
             return
         s.printed = True
         result = s.result
+        failure = [self.format_error(result.failure)] if result is not None and result.failure else []
         if (result is None or result.best is None) and s.allowed:
             # The searcher reported no move (stopped at once?) although moves exist: never tell a GUI "no move".
             info = result.info if result is not None else s.last_info
             result = self.loader.engine.SearchResult(s.allowed[0], None, info)
-        self.out.lines(self.table_errors() + self.format_result(s, result))
+        self.out.lines(self.table_errors() + failure + self.format_result(s, result))
 
     def stop(self) -> bool:
         """Ask the current search to end (its bestmove follows).  False if there was none to stop."""
@@ -618,7 +634,10 @@ class Dialect:
             self.core.position()            # the current game's kernels loaded (a new UCI_Variant's too)
             self.core.apply_options()       # e.g. allocate the hash table now rather than at the first go
         except CommandError as e:           # a GUI waiting for readyok must not hang: say why, then answer
-            self.out.line(f"info string error: {e}")
+            self.out.line(self.format_error(str(e)))
+        except Exception as e:              # noqa: BLE001 -- not even a bug may cost the readyok
+            traceback.print_exc(file=sys.stderr)
+            self.out.line(self.format_error(str(internal_error(e))))
         self.out.line("readyok")
 
     def cmd_position(self, args):

@@ -38,14 +38,15 @@ import traceback
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Optional
 
-from .core import OPTIONS, CommandError, EngineCore, LoadError, sanitize
+from .core import OPTIONS, CommandError, EngineCore, LoadError, internal_error
 
 if TYPE_CHECKING:
     from ..searcher import Searcher
 
 EOF = object()
 HANDSHAKES = ("ucci", "uci", "xboard")     # a first word that picks a dialect
-MAX_LINE = 1 << 20          # longer lines are dropped (one error line)
+MAX_LINE = 64 << 10         # bytes: longer lines are dropped (one error line); a position with
+                            # thousands of moves fits
 
 
 class Output:
@@ -78,7 +79,10 @@ class Output:
 
 
 class LineReader(threading.Thread):
-    """Reads file descriptor ``fd`` and queues each line as bytes (without the newline), then ``EOF``."""
+    """Reads file descriptor ``fd`` and queues each line as bytes (without the newline), then ``EOF``.  A line
+    longer than MAX_LINE is queued as ``None`` (one error line), as soon as it is that long -- a GUI gone
+    wrong may never send its newline -- and the rest of it is skipped.  Each byte is looked at once: a flood of
+    short lines or one endless line costs time in proportion to its size."""
 
     def __init__(self, fd: int, q: queue.Queue):
         super().__init__(name="shuai-stdin", daemon=True)
@@ -86,8 +90,9 @@ class LineReader(threading.Thread):
         self.q = q
 
     def run(self) -> None:
-        buf = b""
-        discarding = False
+        pieces: list[bytes] = []        # the line read so far (its chunks)
+        size = 0
+        too_long = False                # this line has been reported; skip to its end
         while True:
             try:
                 chunk = os.read(self.fd, 65536)
@@ -96,25 +101,24 @@ class LineReader(threading.Thread):
             except OSError:
                 chunk = b""
             if not chunk:
-                if buf and not discarding:
-                    self.q.put(buf)
+                if pieces and not too_long:
+                    self.q.put(b"".join(pieces))
                 self.q.put(EOF)
                 return
-            buf += chunk
-            while True:
-                nl = buf.find(b"\n")
-                if nl < 0:
-                    break
-                line, buf = buf[:nl], buf[nl + 1:]
-                if discarding:
-                    discarding = False
-                else:
-                    self.q.put(line)
-            if len(buf) > MAX_LINE:
-                if not discarding:
-                    self.q.put(None)            # "line too long"
-                discarding = True
-                buf = b""
+            *ends, rest = chunk.split(b"\n")
+            for end in ends:            # each completes a line
+                if not too_long:
+                    if size + len(end) > MAX_LINE:
+                        self.q.put(None)
+                    else:
+                        self.q.put(b"".join(pieces) + end if pieces else end)
+                pieces, size, too_long = [], 0, False
+            if rest and not too_long:
+                pieces.append(rest)
+                size += len(rest)
+                if size > MAX_LINE:
+                    self.q.put(None)
+                    pieces, size, too_long = [], 0, True
 
 
 @dataclass
@@ -238,13 +242,13 @@ def run(fd: int = 0, stream=None, variant: Optional[str] = None) -> int:
         if item is EOF:
             break
         if item is None:
-            complain(CommandError(f"input line longer than {MAX_LINE} bytes ignored"))
+            complain(CommandError(f"input line longer than {MAX_LINE:,} bytes ignored"))
             continue
         if callable(item):              # work a dialect queued for this thread (call_soon)
             try:
                 item()
             except Exception as e:      # noqa: BLE001 -- as for a command
-                complain(CommandError(f"internal error: {type(e).__name__}: {sanitize(str(e))}"))
+                complain(internal_error(e))
                 traceback.print_exc(file=sys.stderr)
             continue
         try:
@@ -262,8 +266,7 @@ def run(fd: int = 0, stream=None, variant: Optional[str] = None) -> int:
             complain(e, text)
             keep_going = True
         except Exception as e:          # noqa: BLE001 -- a bug must not kill the engine
-            complain(CommandError(f"internal error on {sanitize(text.strip(), 40)!r}: {type(e).__name__}: "
-                                  f"{sanitize(str(e))}"), text)
+            complain(internal_error(e, text), text)
             traceback.print_exc(file=sys.stderr)
             keep_going = True
         loader.start()                   # no-op after the first time: begins once the first line is answered

@@ -9,7 +9,7 @@ import time
 import click
 
 from ..game import DEFAULT, GAMES, game_named
-from .selfplay import Settings, generate
+from .selfplay import DataError, Settings, generate
 
 GAME_OPTION = click.option("--game", type=click.Choice([g.name for g in GAMES]), default=DEFAULT.name,
                            show_default=True, help="Whose evaluation.")
@@ -20,7 +20,15 @@ def defaults(setting: str) -> str:
     return ", ".join(f"{g.name} {getattr(g.tuning(), setting):g}" for g in GAMES)
 
 
-@click.group()
+class _Commands(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except DataError as e:              # a positions file that cannot be read: one line, not a traceback
+            raise click.ClickException(str(e)) from None
+
+
+@click.group(cls=_Commands)
 def main():
     """Tuning the evaluation on the project's own games."""
 

@@ -12,22 +12,31 @@ A position is kept when it is *quiet* -- the side to move is not in check, the s
 capture (chess: nor en passant or a queen promotion), and the score is not a mate or beyond
 ``MAX_QUIET_SCORE`` -- and after the random plies.  Each kept position becomes one line ``FEN;result;score``:
 the game's result from the first player's view (Red, White: 1, 0.5 or 0) and the search's score in
-centipawns from that player's view.  Files are gzip-compressed text.
+centipawns from that player's view.  Files are gzip-compressed text; they are read by ``engine.files``' rule (a
+regular file, opened without blocking) with the text and each line bounded (``MAX_DATA_TEXT``, ``MAX_DATA_LINE``),
+anything else one ``DataError`` line naming the file -- a gzip bomb or one endless line included.
 """
 from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import random
+import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterator
 
+from ..files import UnreadableFile, clip, open_regular
 from ..game import DEFAULT, GAMES, game_named
 
 MAX_PLIES = 400                 # a game this long is adjudicated a draw
 MAX_QUIET_SCORE = 1500          # beyond this the position is decided; it teaches the evaluation little
+MAX_DATA_TEXT = 4 << 30         # bytes of text in a positions file: some 50 million positions, far more than
+                                # any run makes (1,000 games give about 8 MB)
+MAX_DATA_LINE = 256             # bytes in a line FEN;result;score (a FEN has under 100)
 RESULT_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
@@ -75,7 +84,7 @@ def play_game(g: int, s: Settings, searcher, openings) -> Iterator[tuple[str, fl
 def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[tuple[str, float, int]]:
     """Both sides search ``s.nodes`` a move from ``pos`` until ``game_result`` ends the game (or MAX_PLIES: a
     draw); the quiet positions met, as (FEN, result, score), both from the first side's view."""
-    from ..searcher import Limits
+    from ..searcher import search_once
     searcher.new_game()
     kept = []
     result = None
@@ -84,10 +93,7 @@ def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[t
         if over:
             result = over[0]
             break
-        done = []
-        searcher.start(pos, Limits(nodes=s.nodes), lambda info: None, done.append)
-        searcher.wait()
-        res = done[0]
+        res = search_once(pos, nodes=s.nodes, searcher=searcher)
         if res.best is None:
             break
         move = pos.parse_move(res.best)
@@ -141,19 +147,56 @@ def generate(path: str, s: Settings, workers: int = 2, progress=None) -> int:
     return written
 
 
+class DataError(ValueError):
+    """A positions file that cannot be read; the message is one line that names the file."""
+
+
+@contextmanager
+def _decompressed(path: str):
+    """The text of a positions file as a binary stream, the file opened by ``engine.files``' rule; its
+    failures, and those of gzip while it is read, as DataError."""
+    try:
+        fd = open_regular(path)
+    except UnreadableFile as e:
+        raise DataError(f"positions file {e}") from None
+    try:
+        with gzip.GzipFile(fileobj=os.fdopen(fd, "rb")) as f:
+            yield f
+    except (OSError, EOFError, zlib.error) as e:       # not gzip, truncated, corrupt
+        raise DataError(f"positions file {clip(path, 200)}: {clip(e, 100) or type(e).__name__}") from None
+
+
+def _lines(f, path: str) -> Iterator[bytes]:
+    """The lines of the stream ``f``, each at most MAX_DATA_LINE bytes, MAX_DATA_TEXT in all (DataError)."""
+    total = 0
+    for n, line in enumerate(iter(lambda: f.readline(MAX_DATA_LINE + 1), b""), 1):
+        total += len(line)
+        if len(line) > MAX_DATA_LINE:
+            raise DataError(f"{clip(path, 200)}:{n}: longer than {MAX_DATA_LINE} bytes: not a position line")
+        if total > MAX_DATA_TEXT:
+            raise DataError(f"{clip(path, 200)}: more than {MAX_DATA_TEXT:,} bytes of text")
+        yield line
+
+
 def read_positions(path: str) -> Iterator[tuple[str, float, int]]:
-    """The lines of a file written by ``generate``: (FEN, result for Red/White, score for Red/White)."""
-    with gzip.open(path, "rt", encoding="ascii") as f:
-        for line in f:
-            fen, points, score = line.rstrip("\n").split(";")
-            yield fen, float(points), int(score)
+    """The lines of a file written by ``generate``: (FEN, result for Red/White, score for Red/White); DataError
+    for a file or a line that is not one."""
+    with _decompressed(path) as f:
+        for n, line in enumerate(_lines(f, path), 1):
+            try:
+                fen, points, score = line.decode("ascii").rstrip("\n").split(";")
+                row = fen, float(points), int(score)
+            except ValueError:                          # UnicodeDecodeError too
+                shown = clip(line.decode("ascii", "replace").rstrip("\n"), 60)
+                raise DataError(f"{clip(path, 200)}:{n}: not FEN;result;score: {shown!r}") from None
+            yield row
 
 
 def data_digest(path: str) -> str:
     """The first 16 hex digits of the sha256 of a positions file's text (not of its gzip bytes, whose header
     holds a time): what a parameter file's provenance names its data by."""
     sha = hashlib.sha256()
-    with gzip.open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            sha.update(block)
+    with _decompressed(path) as f:
+        for line in _lines(f, path):
+            sha.update(line)
     return sha.hexdigest()[:16]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..files import clip
 from ..game import XIANGQI
 from ..position import (BasePosition, BoardShape, IllegalMoveError, PositionOps, board_field, board_lines,  # noqa: F401
                         parse_board_field, parse_move_counters)   # (IllegalMoveError: re-exported)
@@ -37,7 +38,7 @@ def parse_fen(fen: str):
     elif side_field == "b":
         side = BLACK
     else:
-        raise FenError(f"side to move must be 'w' (or 'r') or 'b', not {fields[1]!r}")
+        raise FenError(f"side to move must be 'w' (or 'r') or 'b', not {clip(fields[1], 20)!r}")
     halfmove, fullmove = parse_move_counters(fields, FenError)
     validate_board(board, side)
     return board, side, halfmove, fullmove

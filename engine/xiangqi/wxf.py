@@ -58,6 +58,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from ..files import clip
 from ..move import move_from, move_to
 from .constants import (ADVISOR, BLACK, CANNON, ELEPHANT, FILE_LETTERS, FILES, HORSE, KING, PAWN,  # noqa: F401
                         RANKS, RED, ROOK)
@@ -263,12 +264,12 @@ class MoveNames:
         if any(_is_cjk(c) for c in compact):
             key = _chinese_key(compact)
             if key is None:
-                raise MoveParseError(f"cannot read {raw!r} as a move (like 炮二平五, 马8进7, 前车进一)")
+                raise MoveParseError(f"cannot read {clip(raw, 30)!r} as a move (like 炮二平五, 马8进7, 前车进一)")
             exact, alias = self._cn, self._cn_alias
         else:
             key = _wxf_key(compact)
             if key is None:
-                raise MoveParseError(f"cannot read {raw!r} as a move: type coordinates (h2e2), "
+                raise MoveParseError(f"cannot read {clip(raw, 30)!r} as a move: type coordinates (h2e2), "
                                      "Chinese (炮二平五) or WXF (C2=5)")
             exact, alias = self._wxf, self._wxf_alias
         if key in exact:
