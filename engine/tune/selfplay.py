@@ -21,9 +21,9 @@ import hashlib
 import random
 from dataclasses import dataclass
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Iterator
 
+from ..files import atomic_writer
 from ..game import DEFAULT, GAMES, game_named
 
 MAX_PLIES = 400                 # a game this long is adjudicated a draw
@@ -120,8 +120,7 @@ def generate(path: str, s: Settings, workers: int = 2, progress=None) -> int:
     batch = 20
     jobs = [(range(a, min(a + batch, s.games)), s) for a in range(0, s.games, batch)]
     written = 0
-    tmp = Path(f"{path}.tmp")
-    with gzip.open(tmp, "wt", encoding="ascii", compresslevel=6) as out:
+    with atomic_writer(path) as raw, gzip.open(raw, "wt", encoding="ascii", compresslevel=6) as out:
         if workers <= 1:
             results = map(_worker, jobs)
             pool = None
@@ -137,7 +136,6 @@ def generate(path: str, s: Settings, workers: int = 2, progress=None) -> int:
         finally:
             if pool is not None:
                 pool.terminate()
-    tmp.replace(path)
     return written
 
 
