@@ -311,7 +311,7 @@ class TableFile:
             raise TableError(f"{self.label}: inconsistent header")
         name = name.rstrip(b"\0")
         if not (name.isascii() and name.isalnum()):
-            raise TableError(f"{self.label}: bad material name in the header ({clip(name)})")
+            raise TableError(f"{self.label}: bad material name in the header ({ascii(name)})")   # <= 24 bytes
         self.name = name.decode("ascii")
         self.value_bytes, self.flags, self.size, self.npos = value_bytes, flags, size, npos
         self.chunk, self.nchunks, self.max_dist = chunk, nchunks, max_dist
