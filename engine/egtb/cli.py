@@ -67,7 +67,7 @@ def build_cmd(materials, directory, game_name, default_set, one_attacker, force,
             _build_on_cluster(builder, game, names, force, cluster, quiet, slice_above, slices)
         else:
             _build_here(builder, names, force, quiet, directory)
-    except (UnwritableFile, TableError) as e:          # a read-only directory, a smaller table gone bad ...
+    except (UnwritableFile, TableError, OSError) as e:     # a read-only directory, a smaller table gone bad ...
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
 

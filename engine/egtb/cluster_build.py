@@ -16,7 +16,7 @@ import tempfile
 
 from ..game import game_named
 from .build import BuildRecord, Builder, plan
-from .store import check_table, remove_stale_temporaries, save_table, table_path, unpack_tables
+from .store import TableFile, check_table, remove_stale_temporaries, save_table, table_path, unpack_tables
 
 TASK_RETRIES = 3                # a task whose worker died is run again this many times
 SLICE_ABOVE = 500_000_000       # entries: a larger table (of a game that allows it) is built in slices
@@ -70,8 +70,10 @@ def build_on_cluster(ray, builder: Builder, game, names, force: bool = False, lo
         else:
             to_build.append(m)
     needed = {s for m in to_build for s in m.subtables()}
-    files = {m: ray.put(table_path(directory, m.name, builder.suffix).read_bytes())   # present, needed
-             for m in needed if m not in to_build}
+    files = {}
+    for m in needed - set(to_build):                    # present and needed: read as checked (TableFile)
+        with TableFile(table_path(directory, m.name, builder.suffix), builder.magic) as f:
+            files[m] = ray.put(f.contents())
     pending = {}                                        # record ref -> (material, file ref)
     for m in to_build:                                  # in plan order: a table after the tables it needs
         subs = m.subtables()

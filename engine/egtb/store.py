@@ -343,6 +343,17 @@ class TableFile:
             raise TableError(f"{self.label}: its SHA-256 differs from the one {manifest.MANIFEST_NAME} lists "
                              "(tampered with or replaced; refused)")
 
+    def contents(self) -> bytes:
+        """The whole file, read through the descriptor checked when it was opened."""
+        size, parts, offset = os.fstat(self._fd).st_size, [], 0
+        while offset < size:
+            block = os.pread(self._fd, min(size - offset, 1 << 30), offset)
+            if not block:
+                raise TableError(f"{self.label}: truncated while read")
+            parts.append(block)
+            offset += len(block)
+        return b"".join(parts)
+
     def digest(self) -> str:
         """The SHA-256 (hex) of the whole file."""
         return manifest.fd_digest(self._fd)
