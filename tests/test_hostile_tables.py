@@ -33,6 +33,7 @@ from engine.egtb.cli import tb
 from engine.egtb.codes import DIST0, RULE_BASE
 from engine.egtb.store import (CHUNK_ENTRY, HEADER, HEADER_SIZE, RAW, RLE, TableError, TableFile, check_table,
                                encode_chunks, save_table, table_parts, table_path)
+from engine.egtb.verify import verify_directory
 from engine.files import UnwritableFile, write_atomically
 from engine.game import CHESS, XIANGQI
 from engine.xiangqi.position import Position
@@ -508,3 +509,22 @@ def test_a_manifest_that_cannot_be_read_refuses_its_directory_in_one_line(built,
     assert tables.names == [] and tables.take_errors() == [
         f"{d / manifest.MANIFEST_NAME} line 1: not '<sha256>  <file name>' (not a digest  KRvK.xtb) "
         "(the tables of its directory are refused)"]
+
+
+def test_a_build_rebuilds_a_tampered_smaller_table_instead_of_reading_it(built, tmp_path):
+    """Before, a KRvK with huge distances under valid checksums fed a KRvKA build (17 times slower, wrong
+    values).  With the manifest the build sees the digest differ, rebuilds KRvK, and both files come out as
+    the real ones."""
+    d = tmp_path / "set"
+    d.mkdir()
+    for p in built.iterdir():
+        (d / p.name).write_bytes(p.read_bytes())
+    (d / "KRvK.xtb").write_bytes(forged_krvk(1001))
+    (d / "KRvKA.xtb").unlink()
+    said = []
+    records = Builder(XIANGQI, d).build(["KRvKA"], log=said.append)
+    assert [r.name for r in records if r.built] == ["KRvK", "KRvKA"]
+    assert any(line.startswith("rebuilding KRvK.xtb: ") and "SHA-256 differs" in line for line in said), said
+    for n in ("KRvK", "KRvKA"):
+        assert table_path(d, n, SUFFIX).read_bytes() == table_path(built, n, SUFFIX).read_bytes()
+    assert verify_directory(d).problems == []
