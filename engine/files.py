@@ -8,12 +8,19 @@ One rule for all of them, so that no file, however made, can hang, crash or exha
 - turn every failure (I/O, decoding) into one :class:`UnreadableFile` line that names the file, which each
   subsystem wraps in its own error (``TableError``, ...).
 
+And one rule for writing (``atomic_writer``/``write_atomically``): a temporary created exclusively under a
+random name beside the target, flushed to disk, then renamed into place -- never a predictable name that a
+planted symlink could redirect, never half a file.
+
 Text is decoded leniently (``errors="replace"``): a stray byte is the parser's to report, on its line.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
+from pathlib import Path
 
 MAX_TEXT = 16 << 20          # bytes: the largest PGN, EPD or openings file read (a few hundred thousand games)
 
@@ -81,3 +88,107 @@ def read_bytes(path, limit: int) -> bytes:
 def read_text(path, limit: int = MAX_TEXT) -> str:
     """The text of ``path`` (UTF-8, a byte-order mark dropped, bad bytes replaced), at most ``limit`` bytes."""
     return read_bytes(path, limit).decode("utf-8-sig", errors="replace")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Writing: the one atomic write (tables, their manifest, self-play data)
+# ----------------------------------------------------------------------------------------------------------------
+
+class UnwritableFile(Exception):
+    """A file that cannot be written (its directory missing and not creatable, read-only, full ...); the message
+    is one line that names it and says why."""
+
+
+def temporary_prefix(path) -> str:
+    """The start of the temporary names ``atomic_writer`` gives ``path``: ``<name>.tmp<pid>.`` then a random
+    part.  The pid lets ``remove_stale_temporaries`` tell a killed writer's file from a running one's."""
+    return f"{os.path.basename(path)}.tmp{os.getpid()}."
+
+
+@contextlib.contextmanager
+def atomic_writer(path):
+    """A binary file object whose bytes become ``path`` when the block ends without an exception: written to a
+    temporary in the same directory, flushed to disk, then renamed over ``path``, so that a reader (or a crash,
+    even ``kill -9``) never sees half a file.  The temporary is created exclusively under a random name
+    (``tempfile.mkstemp``: ``O_CREAT | O_EXCL``, never through a symlink someone planted), so no predictable
+    name can redirect the write.  A missing directory is created; any failure to write is one UnwritableFile
+    line.  ``f.name`` is the temporary's path."""
+    path = os.fspath(path)
+    directory = os.path.dirname(path) or "."
+    try:
+        os.makedirs(directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=temporary_prefix(path))
+    except FileExistsError:
+        raise UnwritableFile(f"{clip(path, 200)}: {clip(directory, 200)} is not a directory") from None
+    except OSError as e:
+        raise UnwritableFile(f"{clip(path, 200)}: cannot write in {clip(directory, 200)} "
+                             f"({e.strerror or e})") from None
+    try:
+        os.fchmod(fd, _new_file_mode(path))         # mkstemp's 0600 would hide the file from other users
+    except (OSError, AttributeError):               # (no fchmod on Windows, where modes mean little)
+        pass
+    try:
+        with open(tmp, "wb", opener=lambda _path, _flags: fd) as f:       # the descriptor mkstemp made; f.name: tmp
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        raise UnwritableFile(f"{clip(path, 200)}: cannot write ({e.strerror or e})") from None
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+
+
+def _new_file_mode(path) -> int:
+    """The permissions ``open(path, "w")`` would give: those of the file replaced, else 0666 less the umask
+    (read from /proc where it can be: setting and restoring it would race with other threads)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        pass
+    umask = 0o022
+    try:
+        with open("/proc/self/status") as status:
+            umask = next((int(line.split()[1], 8) for line in status if line.startswith("Umask:")), umask)
+    except (OSError, ValueError):
+        pass
+    return 0o666 & ~umask
+
+
+def write_atomically(path, parts, check=None) -> None:
+    """The byte strings ``parts`` into ``path`` (``atomic_writer``).  ``check(temporary path)``, if given, runs
+    on the complete temporary before the rename and may raise to keep ``path`` as it was."""
+    with atomic_writer(path) as f:
+        for b in parts:
+            f.write(b)
+        if check is not None:
+            f.flush()
+            check(f.name)
+
+
+def remove_stale_temporaries(directory, pattern: str = "*") -> list:
+    """Delete the temporaries (``<name>.tmp<pid>.<random>``, and the older ``<name>.tmp<pid>``) of files named
+    like ``pattern`` in ``directory`` that writers killed mid-write left behind (their process is gone); a
+    running writer's file is kept.  Returns the paths deleted."""
+    removed = []
+    for tmp in Path(directory).glob(f"{pattern}.tmp*"):
+        pid = tmp.name.rpartition(".tmp")[2].partition(".")[0]
+        if pid.isdigit() and _alive(int(pid)):
+            continue
+        try:
+            tmp.unlink()
+            removed.append(tmp)
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)             # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:         # it exists, owned by someone else
+        pass
+    return True

@@ -62,7 +62,8 @@ def test_setup_does_what_make_setup_does(tmp_path):
     assert lines[2].startswith("chess: 5 tables built, 0 present already")
     expected = {f"{name}{game.tables().SUFFIX}" for game in GAMES for name in game.tables().QUICK_SET}
     files = {p.name for p in tmp_path.iterdir()}
-    assert expected <= files and len(files) == 50          # with the tables they capture into (KvK, KAvK ...)
+    assert expected <= files and len(files) == 51          # with the tables they capture into (KvK, KAvK ...)
+    assert "MANIFEST.sha256" in files                      # and their digests
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert "xiangqi: 0 tables built, 45 present already" in again.stdout
 

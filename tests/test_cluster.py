@@ -3,7 +3,6 @@ records must be exactly a local run's."""
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -52,7 +51,7 @@ def test_tables_built_on_ray_are_byte_identical_to_a_local_build(ray_cluster, tm
                                 "KPvK", "KNvK"])
     assert r.exit_code == 0, r.output
     assert "3 tables built" in r.output and "KNvK: no table needed" in r.output     # KPvK promotes into KQvK, KRvK
-    assert len(_files(local)) == 14 and _files(remote) == _files(local)
+    assert len(_files(local)) == 15 and _files(remote) == _files(local)        # 14 tables and their manifest
     (remote / "KRvKB.xtb").write_bytes(b"broken")                  # a broken file is rebuilt, a good one kept
     r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "--force", "KCPvKA"])
     assert r.exit_code == 0, r.output
@@ -74,10 +73,64 @@ def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluste
     assert r.exit_code == 0, r.output
     assert "KRvKN: 729000 entries" in r.output and "1597 changed by the perpetual-check rule" in r.output
     assert _files(remote) == _files(local)
-    # the actors mapped the smaller tables from one raw file per machine, deleted at the end
-    assert not list(Path(tempfile.gettempdir()).glob("shuai-subs-KRvKN-*"))
+    # the actors mapped the smaller tables from one raw file per machine, in the user's private scratch
+    # directory, deleted at the end
+    from engine.egtb.sliced import scratch_directory
+    assert not list(scratch_directory()[0].glob("subs-KRvKN-*"))
     bad = CliRunner().invoke(tb, ["build", "--dir", str(remote), "--slices", "2", "KRvK"])
     assert bad.exit_code == 2 and "--slice-above and --slices need --cluster" in bad.output
+
+
+def _listening_sockets(pids: set) -> list[tuple[str, int]]:
+    """(address in /proc/net/tcp form, port) of the TCP sockets listening in the processes ``pids``."""
+    import os
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            continue
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:              # 0A: LISTEN
+                address, port = fields[1].rsplit(":", 1)
+                found.append((address, int(port, 16)))
+    return found
+
+
+def _descendants(root: int) -> set:
+    import os
+    children = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(pid))
+    found, stack = set(), [root]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.add(child)
+            stack.append(child)
+    return found
+
+
+def test_the_private_instance_listens_on_the_loopback_interface_only(ray_cluster):
+    """``--cluster auto`` started Ray here (the fixture): every port its processes (GCS, raylet, object manager,
+    workers: all descendants of this process) listen on is bound to 127.0.0.1 -- Ray runs whatever code reaches
+    them.  (Without engine.cluster's settings, Ray 2.60 binds them all to the wildcard address.)"""
+    import os
+    ray = ray_cluster
+    assert ray.get(ray.remote(lambda: 42).remote()) == 42             # workers up and listening
+    assert ray.util.get_node_ip_address() == "127.0.0.1"
+    sockets = _listening_sockets(_descendants(os.getpid()))
+    loopback = ("0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000")  # v4, v4-mapped, ::1
+    assert len(sockets) >= 3 and all(address in loopback for address, _ in sockets), sockets
 
 
 def _kill_first_task(name: str, stop, killed: list) -> None:

@@ -16,6 +16,7 @@ from engine.egtb.material import MAX_SLOTS, MaterialError
 from engine.egtb.probe import arrays_type, code_plies, code_wdl, no_tablebases, tb_score
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
 from engine.egtb.tableset import TableSet
+from engine.egtb.verify import verify_directory
 from engine.game import XIANGQI
 from engine.xiangqi.tables import MAGIC, SUFFIX, Tablebases
 from engine.xiangqi.tables.generate import generate_table
@@ -322,13 +323,15 @@ def test_build_killed_at_any_moment_leaves_no_broken_file(tmp_path, tbdir):
         for path in tmp_path.glob("*.xtb"):
             with TableFile(path, MAGIC) as f:          # raises on a truncated or corrupt file
                 f.read_all()
-    stale = tmp_path / "KRvKN.xtb.tmp999999999"  # as a build killed while writing leaves it
-    stale.write_bytes(b"half a table")
+    for stale in ("KRvKN.xtb.tmp999999999", "KRvKN.xtb.tmp999999999.k2j4x9q1", "MANIFEST.sha256.tmp999999999.a"):
+        (tmp_path / stale).write_bytes(b"half a file")      # as a build killed while writing leaves them
     r = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.xtb" for n in names)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"{n}.xtb" for n in names] + ["MANIFEST.sha256"])
     for n in names:
         assert table_path(tmp_path, n, SUFFIX).read_bytes() == table_path(tbdir, n, SUFFIX).read_bytes(), n
+    report = verify_directory(tmp_path)                 # the manifest lists every table, whatever was killed
+    assert report.problems == [] and sorted(report.good) == sorted(f"{n}.xtb" for n in names)
 
 
 def test_cli_build_and_probe(tmp_path):
@@ -336,7 +339,7 @@ def test_cli_build_and_probe(tmp_path):
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "KRvK", "--dir", str(tmp_path), "-q"])
     assert r.exit_code == 0, r.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["KRvK.xtb", "KvK.xtb"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["KRvK.xtb", "KvK.xtb", "MANIFEST.sha256"]
     r = runner.invoke(tb, ["probe", "--fen", "4k4/9/9/9/9/9/9/9/3R5/5K3 w - - 0 1", "--dir", str(tmp_path)])
     assert r.exit_code == 0 and r.output.strip() == "win 1"
     r = runner.invoke(tb, ["probe", "--fen", "4k4/9/9/9/9/9/9/9/3R5/5K3 b - - 0 1", "--dir", str(tmp_path),
@@ -370,7 +373,7 @@ def test_file_round_trip(tmp_path, memory_values):
     write_table(path, "KRvKA", big, m.npos, MAGIC, chunk=4096)
     with TableFile(path, MAGIC) as f:
         assert f.value_bytes == 2 and np.array_equal(f.read_all()[legal], big[legal])
-    assert [p.name for p in tmp_path.iterdir()] == ["KRvKA.xtb"]          # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["KRvKA.xtb", "MANIFEST.sha256"]   # no temporary left
 
 
 def test_interrupted_write_leaves_nothing(tmp_path, monkeypatch, memory_values):

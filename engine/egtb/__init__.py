@@ -6,7 +6,9 @@ The table core (these modules import no game package):
 * :mod:`.codes`    the value codes stored per position (draw, don't care, distance to mate, rule results)
 * :mod:`.material` material signatures: names, canonical orientation, keys, the index layout (``spec``)
 * :mod:`.index`    the index kernels (``decode``, ``encode_board``), compiled per game
-* :mod:`.store`    the file format (header, chunk table, run-length + zstandard chunks with checksums)
+* :mod:`.store`    the file format (header, chunk table, run-length + zstandard chunks with checksums), read
+                   as hostile (every size checked before it sizes anything, values within the header's bounds)
+* :mod:`.manifest` the SHA-256 digests of a directory's tables (``MANIFEST.sha256``), written by every build
 * :mod:`.cache`    the LRU chunk pool the numba search reads directly
 * :mod:`.probe`    ``Tablebases`` (files, cache, errors, ``probe``/``rank_moves``/``best_move``), the chunk read
                    ``tb_read``, ``tb_score``, and the probe kernels compiled per game (``tb_probe``)
@@ -16,7 +18,8 @@ The table core (these modules import no game package):
 Each game's own parts live in ``engine.<game>.tables`` (index and material letters, probe kernel, generator;
 ``Game.tables()`` hands them out).  Above the games, the tools: :mod:`.build` (dependency order, ``Builder``),
 :mod:`.tableset` (every game's tables from one setting: what the engine opens), :mod:`.cluster_build` and
-:mod:`.sliced` (builds on Ray), :mod:`.cli` (the ``shuai tb`` commands).
+:mod:`.sliced` (builds on Ray), :mod:`.verify` (a directory checked whole, ``shuai tb verify``), :mod:`.cli` (the
+``shuai tb`` commands).
 
 Nothing heavy is imported here; the submodules import numba.
 """

@@ -1,13 +1,15 @@
-"""Building sets of tables, for any game: dependency order (fewer pieces first), files written atomically,
-timing figures.  A tool above the games: the game's parts (material names, file suffix and magic, generator)
-come from its ``Game`` (``game.tables()``, see ``engine.<game>.tables``)."""
+"""Building sets of tables, for any game: dependency order (fewer pieces first), files written atomically and
+recorded in the directory's manifest (``engine.egtb.manifest``), timing figures.  A tool above the games: the
+game's parts (material names, file suffix and magic, generator) come from its ``Game`` (``game.tables()``, see
+``engine.<game>.tables``)."""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import DEFAULT_CHUNK, TableFile, max_distance, remove_stale_temporaries, table_path, write_table
+from .store import (DEFAULT_CHUNK, TableError, TableFile, max_distance, remove_stale_temporaries, table_path,
+                    write_table)
 
 
 @dataclass
@@ -73,8 +75,11 @@ class Builder:
                                                           rule=self.rule)
 
     def load(self, material):
+        """The values of a smaller table, from its file (checked against its material before it sizes an
+        array; TableError)."""
         if material not in self._memo:
             with TableFile(table_path(self.directory, material.name, self.suffix), self.magic) as f:
+                f.check_material(material)
                 self._memo[material] = f.read_all()
         return self._memo[material]
 
@@ -117,8 +122,9 @@ class Builder:
         """The record of a table file already built, or None when the file is broken (it is rebuilt)."""
         try:
             with TableFile(path, self.magic) as f:
+                f.check_material(material)
                 return BuildRecord(material.name, f.size, 0.0, path.stat().st_size, 0.0, 0, f.max_dist, 0, False)
-        except Exception as e:
+        except (TableError, OSError) as e:
             if log:
                 log(f"rebuilding {path.name}: {e}")
             return None

@@ -1,4 +1,4 @@
-"""``shuai tb build`` and ``shuai tb probe`` (click).  Only click and the standard library are imported at module
+"""``shuai tb build``, ``shuai tb verify`` and ``shuai tb probe`` (click).  Only click and the standard library are imported at module
 level; numba and the tables are loaded inside the commands.  Also runnable as ``python -m engine.egtb.cli``."""
 import sys
 
@@ -13,7 +13,7 @@ DEFAULT_DIR = str(default_directory())
 
 @click.group("tb")
 def tb():
-    """Endgame tablebases: build and probe."""
+    """Endgame tablebases: build, verify and probe."""
 
 
 @tb.command("build")
@@ -58,11 +58,22 @@ def build_cmd(materials, directory, game_name, default_set, one_attacker, force,
         sys.exit(2)
     from .build import Builder
     builder = Builder(game, directory, chunk, rule=not no_rule)
-    if cluster is not None:
-        _build_on_cluster(builder, game, names, force, cluster, quiet, slice_above, slices)
-        return
-    if slice_above is not None or slices:
+    if cluster is None and (slice_above is not None or slices):
         raise click.UsageError("--slice-above and --slices need --cluster")
+    from ..files import UnwritableFile
+    from .store import TableError
+    try:
+        if cluster is not None:
+            _build_on_cluster(builder, game, names, force, cluster, quiet, slice_above, slices)
+        else:
+            _build_here(builder, names, force, quiet, directory)
+    except (UnwritableFile, TableError, OSError) as e:     # a read-only directory, a smaller table gone bad ...
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+
+
+def _build_here(builder, names, force, quiet, directory):
+    """The tables built in this process, a progress bar per table on stderr."""
     state = {"bar": None, "name": None}
 
     def progress(material, fraction, text):
@@ -118,6 +129,25 @@ def _build_on_cluster(builder, game, names, force, address, quiet, slice_above, 
                                    log=line.write if not line.disable else click.echo,
                                    slice_above=slice_above or SLICE_ABOVE, slices=slices)
     _summary(records, builder.directory, time.perf_counter() - t0)
+
+
+@tb.command("verify")
+@click.argument("directory", default=DEFAULT_DIR)
+@click.option("--add", is_flag=True,
+              help="Record the sound tables the manifest does not list (making one if there is none).")
+def verify_cmd(directory, add):
+    """Check the tables in DIRECTORY (default: the project's) against its MANIFEST.sha256 and read each whole
+    (checksums, decoding, values within the header's bounds).  One line per bad, unlisted or missing file;
+    exit status 1 if there is any."""
+    from .verify import verify_directory
+    report = verify_directory(directory, add=add)
+    for line in report.problems:
+        click.echo(line)
+    for name in report.added:
+        click.echo(f"{name}: added to the manifest")
+    click.echo(f"{len(report.good)} tables good, {len(report.problems)} problems "
+               f"({report.checked_bytes:,} bytes read)")
+    sys.exit(1 if report.problems else 0)
 
 
 @tb.command("probe")

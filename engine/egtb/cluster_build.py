@@ -3,8 +3,9 @@
 Each table is one task on one worker.  Its arguments are the files of the smaller tables its captures (and
 promotions) lead into -- object references, so Ray starts the task only when they exist and ships their bytes
 through its object store (no shared directory).  The task writes the table into a private temporary directory
-with the same code as a local build and returns the file's bytes; the driver writes them into place
-atomically (a temporary name, then a rename).  So the files are byte-identical to a local build, and a worker
+with the same code as a local build and returns the file's bytes; the driver checks them whole (header, chunk
+table, every chunk's checksum, decoding and value bounds: a worker's bytes are not trusted) and writes them into
+place atomically (a temporary name, then a rename), recording their digest in the directory's manifest.  So the files are byte-identical to a local build, and a worker
 lost mid-build costs only its task, which Ray runs again: a half-built table never reaches the directory.
 A large table of a game whose tables can be sliced (``SLICEABLE`` in ``engine.<game>.tables``) is built by
 several workers (:mod:`engine.egtb.sliced`).
@@ -15,7 +16,7 @@ import tempfile
 
 from ..game import game_named
 from .build import BuildRecord, Builder, plan
-from .store import remove_stale_temporaries, table_path, unpack_tables, write_atomically
+from .store import TableFile, check_table, remove_stale_temporaries, save_table, table_path, unpack_tables
 
 TASK_RETRIES = 3                # a task whose worker died is run again this many times
 SLICE_ABOVE = 500_000_000       # entries: a larger table (of a game that allows it) is built in slices
@@ -36,7 +37,7 @@ def build_table_task(game_name: str, name: str, chunk: int, rule: bool, threads:
         return b"".join(parts), record
     with tempfile.TemporaryDirectory(prefix="shuai-tb-") as d:
         builder = Builder(game, d, chunk, rule, threads)
-        unpack_tables(d, builder.suffix, dep_names, dep_files)
+        unpack_tables(d, builder.parts, dep_names, dep_files)
         record = builder.build_one(builder.parse(name).canonical()[0])
         return table_path(d, name, builder.suffix).read_bytes(), record
 
@@ -69,8 +70,10 @@ def build_on_cluster(ray, builder: Builder, game, names, force: bool = False, lo
         else:
             to_build.append(m)
     needed = {s for m in to_build for s in m.subtables()}
-    files = {m: ray.put(table_path(directory, m.name, builder.suffix).read_bytes())   # present, needed
-             for m in needed if m not in to_build}
+    files = {}
+    for m in needed - set(to_build):                    # present and needed: read as checked (TableFile)
+        with TableFile(table_path(directory, m.name, builder.suffix), builder.magic) as f:
+            files[m] = ray.put(f.contents())
     pending = {}                                        # record ref -> (material, file ref)
     for m in to_build:                                  # in plan order: a table after the tables it needs
         subs = m.subtables()
@@ -87,7 +90,8 @@ def build_on_cluster(ray, builder: Builder, game, names, force: bool = False, lo
         done, left = ray.wait(left, num_returns=1)
         m, data = pending[done[0]]
         record = ray.get(done[0])
-        write_atomically(table_path(directory, m.name, builder.suffix), [ray.get(data)])
+        save_table(table_path(directory, m.name, builder.suffix), [ray.get(data)],
+                   check=lambda tmp, m=m: check_table(tmp, builder.magic, m))      # a worker's bytes: checked whole
         records.append(record)
         if log:
             log(record.line())

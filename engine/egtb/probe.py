@@ -32,9 +32,11 @@ Stockfish's SyzygyProbeDepth is: the search passes ``allow_disk = depth_left >= 
   (scripts/bench_egtb.py).  The search thread is the only writer while it runs; a reader that raced with an
   eviction notices it (``slot_chunk`` is checked after the read) and treats the probe as a miss.
 
-Errors: a missing directory, or a file that is truncated, corrupt (bad magic, bad checksum) or unreadable is
-reported once (``take_errors()`` returns each message a single time, for ``info string error: ...``) and the
-table is left out: its probes are ``UNKNOWN``.
+Errors: a missing directory, or a file that is truncated, corrupt (bad magic, bad checksum, values beyond its
+header's bounds), unreadable (a directory, a FIFO, a device named like a table) or refused by its directory's
+manifest is reported once (``take_errors()`` returns each message a single time, for ``info string error:
+...``) and the table is left out: its probes are ``UNKNOWN``.  Every such failure is a ``TableError`` (see
+``engine.egtb.store``), so nothing else reaches the search or the protocol.
 
 A game's ``Tablebases`` subclass (``engine.<game>.tables``) names its files (suffix, magic), its materials, its
 probe kernel and its positions and moves; the probing from Python (``probe``, ``rank_moves``, ``best_move``)
@@ -62,7 +64,8 @@ from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_E
                     CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP, SEC_INFO,
                     SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
 from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE, UNKNOWN
-from .material import MAX_SLOTS, SPEC_LEN, MaterialError
+from .material import MAX_SLOTS, SPEC_LEN
+from ..files import clip
 from .store import TableError, TableFile
 
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
@@ -353,10 +356,7 @@ class Tablebases:
         files = []
         seen = set()
         for d in self.directories:              # none: every probe is UNKNOWN (the search's default)
-            if not d.is_dir():
-                self.log.add(f"tablebase directory {d} missing")
-                continue
-            for path in sorted(d.glob(f"*{self.suffix}")):
+            for path in self._table_files(d):
                 if path.stem in seen:
                     continue
                 try:
@@ -371,12 +371,10 @@ class Tablebases:
         max_pieces = 0
         for f in files:
             try:
-                mat = self.parse_material(f.name)
-            except MaterialError as e:
-                self.log.add(f"{f.path}: {e}")
-                continue
-            if not mat.is_canonical() or mat.size != f.size or f.path.stem != mat.name:
-                self.log.add(f"{f.path}: header does not match its material")
+                mat = f.material(self.parse_material)
+            except TableError as e:
+                self.log.add(str(e))
+                f.close()
                 continue
             t = len(self.tables)
             self.tables.append(TableEntry(mat.name, f, base, True))
@@ -406,6 +404,18 @@ class Tablebases:
         self.pool.ctr[CTR_MAXPIECES] = max_pieces
         _REGISTRY[self.id] = self
         self.arrays = self.pool.arrays
+
+    def _table_files(self, directory: Path) -> list[Path]:
+        """The files named like this game's tables in ``directory`` (sorted); a missing or unreadable directory
+        is one error line and no files."""
+        try:
+            if not directory.is_dir():
+                self.log.add(f"tablebase directory {clip(directory, 200)} missing")
+                return []
+            return sorted(directory.glob(f"*{self.suffix}"))
+        except OSError as e:                        # a name too long, a directory that cannot be listed ...
+            self.log.add(f"tablebase directory {clip(directory, 200)} unreadable ({e.strerror or e})")
+            return []
 
     # -- errors ------------------------------------------------------------------------------------------------
     @property

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -35,8 +37,8 @@ from ..game import game_named
 from .build import BuildRecord
 from .levels import BuildStats, run_levels
 from .rule import has_rule_results, rule_pass, rule_receive, rule_scan
-from .store import (HEADER_SIZE, TableFile, encode_chunks, max_distance, table_parts, table_path, unpack_tables,
-                    widest_code)
+from ..files import atomic_writer
+from .store import TableFile, encode_chunks, max_distance, table_parts, table_path, unpack_tables, widest_code
 
 
 def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
@@ -46,30 +48,63 @@ def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
     return [(lo * chunk, min(size, (lo + per) * chunk)) for lo in range(0, chunks, per)]
 
 
-def _smaller_tables(game, material, dep_names: list, dep_files: list) -> tuple[tuple, Path]:
+def scratch_directory() -> tuple[Path, bool]:
+    """Where this user's actors keep the smaller tables' raw files: ``<tmp>/shuai-<uid>``, created with mode 0700
+    and used only when it is a real directory (not a symlink) of this user that nobody else can write -- a file
+    planted in the shared ``/tmp`` must never feed a build.  When it is not (another user made it first, or a
+    system without user ids), a fresh private directory (``tempfile.mkdtemp``) of this actor alone.  Returns
+    (the directory, whether it is that fresh one, to be deleted with the actor)."""
+    if hasattr(os, "getuid"):
+        shared = Path(tempfile.gettempdir()) / f"shuai-{os.getuid()}"
+        try:
+            shared.mkdir(mode=0o700, exist_ok=True)
+            st = shared.lstat()
+            if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077:
+                return shared, False
+        except OSError:
+            pass
+    return Path(tempfile.mkdtemp(prefix="shuai-subs-")), True
+
+
+def _smaller_tables(game, material, dep_names: list, dep_files: list) -> tuple[tuple, Path, bool]:
     """The arrays of ``capture_tables`` for an actor, and the file behind them: the smaller tables' values,
     decompressed once per machine into one raw file (2 bytes an entry) that every actor there maps, so that
     the operating system shares its pages among them and reads in what the captures touch -- an actor needs
-    no memory of its own for the smaller tables, which together are larger than the table it builds."""
+    no memory of its own for the smaller tables, which together are larger than the table it builds.  The
+    file is named by the SHA-256 of the smaller tables' bytes, lives in the user's private
+    ``scratch_directory``, and is mapped only once its size is exactly theirs.  Returns (the arrays, the file,
+    whether its directory is the actor's own)."""
     subs = material.subtables()
-    key = hashlib.sha1()
+    if not subs:
+        return game.table_generator().capture_tables(material, None, None), None, False
+    key = hashlib.sha256()
     for name, data in zip(dep_names, dep_files):
-        key.update(name.encode() + bytes(data[:HEADER_SIZE]))     # the header checksums the whole file
-    path = Path(tempfile.gettempdir()) / f"shuai-subs-{material.name}-{key.hexdigest()[:16]}.u16"
-    if subs and not path.exists():
-        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-        with tempfile.TemporaryDirectory(prefix="shuai-slice-") as d:
-            parts = game.tables()
-            unpack_tables(d, parts.SUFFIX, dep_names, dep_files)
-            with open(tmp, "wb") as out:
-                for sub in subs:
-                    with TableFile(table_path(d, sub.name, parts.SUFFIX), parts.MAGIC) as f:
-                        for i in range(f.nchunks):
-                            out.write(f.read_chunk(i).tobytes())
-        os.replace(tmp, path)           # another actor of this machine may have done the same: equal bytes
+        key.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    directory, own = scratch_directory()
+    path = directory / f"subs-{material.name}-{key.hexdigest()[:32]}.u16"
+    expected = 2 * sum(sub.size for sub in subs)
+    if not _raw_file_of_size(path, expected):
+        parts = game.tables()
+        with tempfile.TemporaryDirectory(prefix="shuai-slice-") as d, atomic_writer(path) as out:
+            unpack_tables(d, parts, dep_names, dep_files)      # each checked whole before it is read
+            for sub in subs:
+                with TableFile(table_path(d, sub.name, parts.SUFFIX), parts.MAGIC) as f:
+                    for i in range(f.nchunks):
+                        out.write(f.read_chunk(i).tobytes())
+        # another actor of this machine may have done the same: equal bytes, the last rename wins
+    if not _raw_file_of_size(path, expected):
+        raise RuntimeError(f"{path}: not the {expected} bytes of the smaller tables of {material.name}")
     # copy-on-write: the same (writable) array type as a table in memory, so the kernels are not compiled again
-    values = np.memmap(path, np.uint16, "c") if subs else None
-    return game.table_generator().capture_tables(material, None, values), path
+    values = np.memmap(path, np.uint16, "c")
+    return game.table_generator().capture_tables(material, None, values), path, own
+
+
+def _raw_file_of_size(path: Path, size: int) -> bool:
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size == size
 
 
 class TableSlice:
@@ -82,7 +117,7 @@ class TableSlice:
         self.spec, self.slot_pieces = self.material.spec(), self.material.slot_pieces()
         self.lo, self.hi = lo, hi
         self.starts = np.array([b[0] for b in bounds], np.int64)
-        self.subs, self.subs_path = _smaller_tables(game, self.material, dep_names, dep_files)
+        self.subs, self.subs_path, self.own_directory = _smaller_tables(game, self.material, dep_names, dep_files)
         n = hi - lo
         self.vals = np.zeros(n, np.uint16)
         self.counter = np.zeros(n, np.uint8)
@@ -146,7 +181,10 @@ class TableSlice:
         """Delete the smaller tables' raw file (the first actor of a machine to finish does; the others keep
         their mapping of it)."""
         self.subs = None
-        self.subs_path.unlink(missing_ok=True)
+        if self.subs_path is not None:
+            self.subs_path.unlink(missing_ok=True)
+            if self.own_directory:
+                shutil.rmtree(self.subs_path.parent, ignore_errors=True)
 
     def _by_slice(self, found: np.ndarray, scale: int = 1) -> list:
         """``found`` (indices times ``scale``, plus a tag below it) sorted and cut by the slice that holds them."""

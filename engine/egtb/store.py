@@ -30,10 +30,19 @@ and keeps it when it is smaller.  (Measured on KRNvKB and KCPvKAA at 8192 entrie
 under zstandard is 15-25 % *larger* on typical chunks, smaller on only 1-2 % of them -- zstandard already codes
 runs -- hence the choice per chunk.)  Decoding is one ``np.frombuffer`` or ``np.repeat``.
 
-Files are written to ``<name><suffix>.tmp<pid>`` and renamed into place, so an interrupted build (even ``kill -9``)
-never leaves a broken table behind; the next build deletes the temporaries of dead processes.  Readers check
-magic, version, header and table checksums and the file length when they open a file, and each chunk's checksum
-when they read it; any failure raises :class:`TableError` with a message that names the file.
+Files are written through ``engine.files.write_atomically`` (an exclusively created temporary
+``<name><suffix>.tmp<pid>.<random>``, then a rename), so an interrupted build (even ``kill -9``) never leaves a
+broken table behind and no planted symlink redirects a write; the next build deletes the temporaries of dead
+processes.  Every table written is recorded in the directory's manifest of SHA-256 digests
+(:mod:`engine.egtb.manifest`).
+
+Reading follows ``engine.files`` (opened without blocking, a regular file required).  Every number a file
+gives is checked before it sizes anything: when a file is opened, magic, version, header and chunk-table
+checksums, a header consistent with itself, the chunk table and every chunk inside the file and no longer than
+its entries can need, and the digest its directory's manifest lists; when a chunk is read, its checksum, the
+size its zstandard frame declares and the run lengths before anything is allocated, and its value codes
+within the header's bounds (a distance to mate no longer than ``max_dist``, rule results only in a table the
+rule pass made).  Any failure raises :class:`TableError`, one line that names the file.
 """
 from __future__ import annotations
 
@@ -46,7 +55,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .codes import DIST0, ILLEGAL, RULE_BASE
+from ..files import UnreadableFile, clip, open_regular, write_atomically
+from ..files import remove_stale_temporaries as remove_stale_files
+from . import manifest
+from .codes import DIST0, ILLEGAL, MAX_DIST, RULE_BASE
+from .material import MaterialError
 
 FORMAT_VERSION = 1
 HEADER = struct.Struct("<8sHBB24sQQIIHHII")
@@ -57,6 +70,7 @@ MAX_CHUNK = 32768
 ZSTD_LEVEL = 15
 RAW, RLE = 0, 1
 FLAG_RULE = 1
+FRAME_SLACK = 1024              # bytes: zstandard's worst case adds size/256 + a frame header to what it codes
 
 
 class TableError(Exception):
@@ -67,11 +81,15 @@ def table_path(directory, name: str, suffix: str) -> Path:
     return Path(directory) / f"{name}{suffix}"
 
 
-def unpack_tables(directory, suffix: str, names: list, files) -> None:
+def unpack_tables(directory, tables, names: list, files) -> None:
     """Write table files handed over as bytes (``files``, in the order of ``names``; a Ray task's smaller
-    tables) into ``directory``, where a builder reads them."""
+    tables) into ``directory``, where a builder reads them.  ``tables``: the game's table parts (``SUFFIX``,
+    ``MAGIC``, ``parse_material``).  Bytes from another machine are not trusted: each file is checked whole
+    (``check_table``) before it takes its name."""
     for name, data in zip(names, files):
-        table_path(directory, name, suffix).write_bytes(data)
+        material = tables.parse_material(name)
+        write_atomically(table_path(directory, name, tables.SUFFIX), [data],
+                         check=lambda tmp, m=material: check_table(tmp, tables.MAGIC, m))
 
 
 def max_distance(values: np.ndarray) -> int:
@@ -115,49 +133,69 @@ def encode_chunk(values: np.ndarray, value_bytes: int, cctx) -> bytes:
     return best
 
 
+def stored_limit(entries: int, value_bytes: int) -> int:
+    """The most bytes a stored chunk of ``entries`` values can take (its method byte and a zstandard frame of
+    the larger layout, run-length: ``4 + entries * (value_bytes + 2)``)."""
+    largest = 4 + entries * (value_bytes + 2)
+    return 1 + largest + largest // 256 + FRAME_SLACK
+
+
+def _decompress(payload: bytes, limit: int, dctx) -> bytes:
+    """A zstandard frame's content, refused (ValueError) beyond ``limit`` bytes before anything is allocated:
+    the content size a frame declares is checked first, since zstandard allocates it whatever
+    ``max_output_size`` says; a frame that declares none is cut off at the limit."""
+    import zstandard
+    declared = zstandard.frame_content_size(payload)
+    if declared > limit:
+        raise ValueError(f"its frame declares {declared:,} bytes, at most {limit:,} expected")
+    return dctx.decompress(payload, max_output_size=limit)
+
+
 def decode_chunk(data: bytes, value_bytes: int, entries: int, dctx) -> np.ndarray:
+    """The ``entries`` value codes of a stored chunk; ValueError when it does not decode to exactly that many
+    (every size is checked before it sizes an allocation)."""
+    if not data:
+        raise ValueError("empty chunk")
     method = data[0]
     dtype = np.uint8 if value_bytes == 1 else np.dtype("<u2")
     if method == RAW:
-        raw = dctx.decompress(data[1:], max_output_size=entries * value_bytes)
+        raw = _decompress(data[1:], entries * value_bytes, dctx)
+        if len(raw) != entries * value_bytes:
+            raise ValueError(f"chunk decodes to {len(raw) // value_bytes} entries, expected {entries}")
         out = np.frombuffer(raw, dtype).astype(np.uint16)
     elif method == RLE:
-        raw = dctx.decompress(data[1:], max_output_size=4 + entries * (value_bytes + 2))
-        (nruns,) = struct.unpack_from("<I", raw, 0)
+        raw = _decompress(data[1:], 4 + entries * (value_bytes + 2), dctx)
+        (nruns,) = struct.unpack_from("<I", raw, 0) if len(raw) >= 4 else (-1,)
+        if not 0 < nruns <= entries or len(raw) != 4 + nruns * (value_bytes + 2):
+            raise ValueError(f"run-length chunk of {len(raw)} bytes does not hold {nruns} runs")
         vals = np.frombuffer(raw, dtype, nruns, 4)
-        lengths = np.frombuffer(raw, "<u2", nruns, 4 + nruns * value_bytes)
-        out = np.repeat(vals.astype(np.uint16), lengths.astype(np.int64))
+        lengths = np.frombuffer(raw, "<u2", nruns, 4 + nruns * value_bytes).astype(np.int64)
+        total = int(lengths.sum())
+        if total != entries:
+            raise ValueError(f"chunk decodes to {total} entries, expected {entries}")
+        out = np.repeat(vals.astype(np.uint16), lengths)
     else:
         raise ValueError(f"unknown chunk method {method}")
-    if out.size != entries:
-        raise ValueError(f"chunk decodes to {out.size} entries, expected {entries}")
     return out
 
 
+def check_codes(values: np.ndarray, max_dist: int, rule: bool) -> None:
+    """ValueError unless every code is one a table with this header can hold: a draw, a don't-care, a mate in
+    at most ``max_dist`` plies, or (``rule``: the perpetual-check pass was run) a rule-decided result."""
+    top = DIST0 + max_dist
+    if not values.size or int(values.max()) <= top:         # the common case: one pass
+        return
+    lowest = int(values[values > top].min())
+    if not (rule and lowest >= RULE_BASE):               # above the mates, only rule results may follow
+        raise ValueError(f"value code {lowest} beyond the header's bounds (longest mate {max_dist} plies"
+                         f"{'' if rule else ', no rule results'})")
+
+
 def remove_stale_temporaries(directory, suffix: str) -> list[Path]:
-    """Delete the ``<name><suffix>.tmp<pid>`` files left by builds that were killed (their process is gone); a
-    running build's file is kept.  Returns what was deleted."""
-    removed = []
-    for tmp in Path(directory).glob(f"*{suffix}.tmp*"):
-        pid = tmp.name.rpartition(".tmp")[2]
-        if pid.isdigit() and _alive(int(pid)):
-            continue
-        try:
-            tmp.unlink()
-            removed.append(tmp)
-        except OSError:
-            pass
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)             # signal 0: only asks whether the process exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:         # it exists, owned by someone else
-        pass
-    return True
+    """Delete the temporaries of table files (``*<suffix>``) and of the manifest left by builds that were killed
+    (their process is gone); a running build's are kept.  Returns what was deleted."""
+    return (remove_stale_files(directory, f"*{suffix}")
+            + remove_stale_files(directory, manifest.MANIFEST_NAME))
 
 
 def widest_code(values: np.ndarray) -> int:
@@ -203,82 +241,139 @@ def table_parts(name: str, size: int, npos: int, chunk: int, value_bytes: int, m
 
 def write_table(path, name: str, values: np.ndarray, npos: int, magic: bytes, chunk: int = DEFAULT_CHUNK,
                 rule_applied: bool = True, threads: int = 2) -> int:
-    """Write ``values`` (uint16 codes) as a table file with the game's ``magic``, atomically; returns the file
-    size in bytes."""
+    """Write ``values`` (uint16 codes) as a table file with the game's ``magic`` (``save_table``); returns the
+    file size in bytes."""
     values = np.asarray(values, np.uint16)
     value_bytes = 1 if widest_code(values) < 256 else 2
     parts = table_parts(name, int(values.size), npos, chunk, value_bytes, max_distance(values), rule_applied,
                         encode_chunks(values, value_bytes, chunk, threads), magic)
-    write_atomically(path, parts)
+    save_table(path, parts)
     return sum(len(b) for b in parts)
 
 
-def write_atomically(path, parts) -> None:
-    """The byte strings ``parts`` into ``path`` through a temporary name (``<name>.tmp<pid>``, which
-    ``remove_stale_temporaries`` clears after a crash) and a rename: a reader never sees half a file."""
+def save_table(path, parts: list, check=None) -> None:
+    """The byte strings ``parts`` of a table file into ``path``, atomically (``check(temporary path)`` first, if
+    given: see ``engine.files.write_atomically``), and their digest into the directory's manifest."""
+    write_atomically(path, parts, check)
     path = Path(path)
-    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with open(tmp, "wb") as f:
-            for b in parts:
-                f.write(b)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    manifest.record(path.parent, {path.name: manifest.bytes_digest(parts)})
+
+
+def check_table(path, magic: bytes, material) -> None:
+    """TableError unless ``path`` is a whole, sound table of ``material``: its header, chunk table, every
+    chunk's checksum and decoding and every value within the header's bounds (``TableFile.verify``)."""
+    with TableFile(path, magic) as f:
+        f.check_material(material)
+        f.verify()
 
 
 class TableFile:
     """An open table file: header and chunk table read and checked at once, chunks read on demand."""
 
     def __init__(self, path, magic: bytes):
+        """TableError (one line naming the file) unless ``path`` is a regular file that opens as a table of
+        ``magic`` and, when its directory has a manifest that lists it, has the digest listed there."""
         self.path = Path(path)
+        self.label = clip(self.path, 200)           # what messages call it (a hostile name escaped, bounded)
         self.magic = magic
+        self._dctx = None
         try:
-            self._fd = os.open(self.path, os.O_RDONLY)
-        except FileNotFoundError:
-            raise TableError(f"{self.path}: missing") from None
-        except OSError as e:
-            raise TableError(f"{self.path}: cannot open ({e.strerror})") from None
+            self._fd = open_regular(self.path)
+        except UnreadableFile as e:
+            raise TableError(str(e)) from None
         try:
             self._read_header()
+            self._check_digest()
         except TableError:
             self.close()
             raise
-        self._dctx = None
+        except Exception as e:          # (I/O errors above all) whatever a file does, it is this one line
+            self.close()
+            raise TableError(f"{self.label}: unreadable ({getattr(e, 'strerror', None) or clip(e)})") from None
 
     def _read_header(self):
+        file_size = os.fstat(self._fd).st_size
+        if file_size < HEADER_SIZE:
+            raise TableError(f"{self.label}: truncated (header)")
         head = os.pread(self._fd, HEADER_SIZE, 0)
         if len(head) < HEADER_SIZE:
-            raise TableError(f"{self.path}: truncated (header)")
+            raise TableError(f"{self.label}: truncated (header)")
         (magic, version, value_bytes, flags, name, size, npos, chunk, nchunks, max_dist, _, table_crc,
          head_crc) = HEADER.unpack(head)
         if magic != self.magic:
-            raise TableError(f"{self.path}: bad magic (not a Shuai table)")
+            raise TableError(f"{self.label}: bad magic (not a Shuai table)")
         if version != FORMAT_VERSION:
-            raise TableError(f"{self.path}: format version {version}, expected {FORMAT_VERSION}")
+            raise TableError(f"{self.label}: format version {version}, expected {FORMAT_VERSION}")
         if zlib.crc32(head[:-4]) != head_crc:
-            raise TableError(f"{self.path}: bad header checksum")
-        if value_bytes not in (1, 2) or not 0 < chunk <= MAX_CHUNK or nchunks != -(-size // chunk):
-            raise TableError(f"{self.path}: inconsistent header")
-        self.name = name.rstrip(b"\0").decode("ascii")
+            raise TableError(f"{self.label}: bad header checksum")
+        if (value_bytes not in (1, 2) or not 0 < chunk <= MAX_CHUNK or nchunks != -(-size // chunk)
+                or size != 2 * npos or flags & ~FLAG_RULE or max_dist > MAX_DIST):
+            raise TableError(f"{self.label}: inconsistent header")
+        name = name.rstrip(b"\0")
+        if not (name.isascii() and name.isalnum()):
+            raise TableError(f"{self.label}: bad material name in the header ({ascii(name)})")   # <= 24 bytes
+        self.name = name.decode("ascii")
         self.value_bytes, self.flags, self.size, self.npos = value_bytes, flags, size, npos
         self.chunk, self.nchunks, self.max_dist = chunk, nchunks, max_dist
-        table = os.pread(self._fd, nchunks * CHUNK_ENTRY.size, HEADER_SIZE)
-        if len(table) < nchunks * CHUNK_ENTRY.size:
-            raise TableError(f"{self.path}: truncated (chunk table)")
+        table_end = HEADER_SIZE + nchunks * CHUNK_ENTRY.size
+        if table_end > file_size:                          # before reading it: the header may claim 2**32 chunks
+            raise TableError(f"{self.label}: truncated (chunk table: {file_size} bytes, expected {table_end}+)")
+        table = os.pread(self._fd, table_end - HEADER_SIZE, HEADER_SIZE)
+        if len(table) < table_end - HEADER_SIZE:
+            raise TableError(f"{self.label}: truncated (chunk table)")
         if zlib.crc32(table) != table_crc:
-            raise TableError(f"{self.path}: bad checksum of the chunk table")
+            raise TableError(f"{self.label}: bad checksum of the chunk table")
         entries = np.frombuffer(table, np.dtype([("off", "<u8"), ("len", "<u4"), ("crc", "<u4")]))
-        self.offsets = entries["off"].astype(np.int64)
+        self.offsets = entries["off"].astype(np.int64)       # (an offset beyond 2**63 turns negative: refused)
         self.lengths = entries["len"].astype(np.int64)
         self.crcs = entries["crc"].astype(np.int64)
-        end = int(self.offsets[-1] + self.lengths[-1]) if nchunks else HEADER_SIZE
-        if os.fstat(self._fd).st_size < end:
-            raise TableError(f"{self.path}: truncated ({os.fstat(self._fd).st_size} bytes, expected {end})")
+        ends = self.offsets + self.lengths
+        if nchunks and int(ends.max()) > file_size:
+            raise TableError(f"{self.label}: truncated ({file_size} bytes, expected {int(ends.max())})")
+        if nchunks and (int(self.offsets.min()) < table_end or int(self.lengths.min()) < 1
+                        or int(self.lengths.max()) > stored_limit(chunk, value_bytes)):
+            raise TableError(f"{self.label}: inconsistent chunk table")
+
+    def _check_digest(self):
+        try:
+            expected = manifest.expected_digest(self.path)
+        except manifest.ManifestError as e:        # a guard that cannot be read guards nothing: refuse, do not skip
+            raise TableError(f"{e} (the tables of its directory are refused)") from None
+        if expected is not None and not manifest.digest_matches(self._fd, expected):
+            raise TableError(f"{self.label}: its SHA-256 differs from the one {manifest.MANIFEST_NAME} lists "
+                             "(tampered with or replaced; refused)")
+
+    def contents(self) -> bytes:
+        """The whole file, read through the descriptor checked when it was opened."""
+        size, parts, offset = os.fstat(self._fd).st_size, [], 0
+        while offset < size:
+            block = os.pread(self._fd, min(size - offset, 1 << 30), offset)
+            if not block:
+                raise TableError(f"{self.label}: truncated while read")
+            parts.append(block)
+            offset += len(block)
+        return b"".join(parts)
+
+    def digest(self) -> str:
+        """The SHA-256 (hex) of the whole file."""
+        return manifest.fd_digest(self._fd)
+
+    def check_material(self, material) -> None:
+        """TableError unless the header describes ``material`` (its name and size)."""
+        if self.name != material.name or self.size != material.size:
+            raise TableError(f"{self.label}: header does not match its material")
+
+    def material(self, parse_material):
+        """The material of this file (by the game's ``parse_material``): its header's, which must be canonical,
+        the file's own name, and of the header's size (TableError)."""
+        try:
+            material = parse_material(self.name)
+        except MaterialError as e:
+            raise TableError(f"{self.label}: {clip(e)}") from None
+        if not material.is_canonical() or self.path.stem != material.name:
+            raise TableError(f"{self.label}: header does not match its material")
+        self.check_material(material)
+        return material
 
     def chunk_entries(self, i: int) -> int:
         return min(self.chunk, self.size - i * self.chunk)
@@ -292,15 +387,22 @@ class TableFile:
         try:
             data = os.pread(self._fd, length, off)
         except OSError as e:
-            raise TableError(f"{self.path}: read error in chunk {i} ({e.strerror})") from None
+            raise TableError(f"{self.label}: read error in chunk {i} ({e.strerror})") from None
         if len(data) != length:
-            raise TableError(f"{self.path}: truncated (chunk {i})")
+            raise TableError(f"{self.label}: truncated (chunk {i})")
         if zlib.crc32(data) != int(self.crcs[i]):
-            raise TableError(f"{self.path}: bad checksum in chunk {i}")
+            raise TableError(f"{self.label}: bad checksum in chunk {i}")
         try:
-            return decode_chunk(data, self.value_bytes, self.chunk_entries(i), self._dctx)
-        except Exception as e:                                  # zstd or run-length errors
-            raise TableError(f"{self.path}: corrupt chunk {i} ({e})") from None
+            values = decode_chunk(data, self.value_bytes, self.chunk_entries(i), self._dctx)
+            check_codes(values, self.max_dist, bool(self.flags & FLAG_RULE))
+            return values
+        except Exception as e:                                  # zstd, run-length and bound errors alike
+            raise TableError(f"{self.label}: corrupt chunk {i} ({clip(e, 120)})") from None
+
+    def verify(self) -> None:
+        """Read every chunk (checksum, decoding, value bounds): TableError at the first that fails."""
+        for i in range(self.nchunks):
+            self.read_chunk(i)
 
     def read_all(self) -> np.ndarray:
         out = np.empty(self.size, np.uint16)

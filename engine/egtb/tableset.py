@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Optional
 
+from ..files import clip
 from ..game import GAMES, game_of_fen
 from . import DEFAULT_CACHE_MB, default_directory
 from .probe import ErrorLog, ProbeResult, split_paths
@@ -30,7 +31,12 @@ class TableSet:
         """The tables of ``game`` (a Game): its ``Tablebases``, opened on first use."""
         with self._lock:
             if game not in self._tables:
-                self._tables[game] = game.tablebases(self.directories, memory_mb=self.memory_mb, errors=self.log)
+                try:
+                    tables = game.tablebases(self.directories, memory_mb=self.memory_mb, errors=self.log)
+                except Exception as e:      # a failure no check foresaw: one line and no tables, never a dead search
+                    self.log.add(f"{game.name} tables unusable ({type(e).__name__}: {clip(e)})")
+                    tables = game.tablebases(None, memory_mb=0, errors=self.log)
+                self._tables[game] = tables
             return self._tables[game]
 
     def probe(self, pos) -> ProbeResult:

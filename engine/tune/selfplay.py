@@ -26,10 +26,9 @@ import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Iterator
 
-from ..files import UnreadableFile, clip, open_regular
+from ..files import UnreadableFile, atomic_writer, clip, open_regular
 from ..game import DEFAULT, GAMES, game_named
 
 MAX_PLIES = 400                 # a game this long is adjudicated a draw
@@ -126,8 +125,7 @@ def generate(path: str, s: Settings, workers: int = 2, progress=None) -> int:
     batch = 20
     jobs = [(range(a, min(a + batch, s.games)), s) for a in range(0, s.games, batch)]
     written = 0
-    tmp = Path(f"{path}.tmp")
-    with gzip.open(tmp, "wt", encoding="ascii", compresslevel=6) as out:
+    with atomic_writer(path) as raw, gzip.open(raw, "wt", encoding="ascii", compresslevel=6) as out:
         if workers <= 1:
             results = map(_worker, jobs)
             pool = None
@@ -143,7 +141,6 @@ def generate(path: str, s: Settings, workers: int = 2, progress=None) -> int:
         finally:
             if pool is not None:
                 pool.terminate()
-    tmp.replace(path)
     return written
 
 
