@@ -160,13 +160,17 @@ def choose(lines: Sequence, temperature: float, rng: random.Random) -> int:
         return 0
     candidates = [i for i, line in enumerate(lines) if line.mate is None or line.mate > 0] or [0]
     best = max(lines[i].score for i in candidates)
-    weights = [math.exp((lines[i].score - best) / temperature) for i in candidates]
-    draw = rng.random() * sum(weights)
-    for i, weight in zip(candidates, weights):
-        draw -= weight
-        if draw < 0:
+    return candidates[draw([math.exp((lines[i].score - best) / temperature) for i in candidates], rng)]
+
+
+def draw(weights: Sequence[float], rng: random.Random) -> int:
+    """An index of ``weights`` (positive), drawn with chances in proportion to them."""
+    left = rng.random() * sum(weights)
+    for i, weight in enumerate(weights):
+        left -= weight
+        if left < 0:
             return i
-    return candidates[-1]
+    return len(weights) - 1
 
 
 def new_rng(seed: Optional[int] = None) -> random.Random:

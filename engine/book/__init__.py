@@ -3,7 +3,7 @@
 Two formats, one interface (``Book.moves(pos)``: the legal moves the book gives for a position, with weights):
 
 * the project's own (``engine.book.native``), keyed by the engine's Zobrist keys, for any game; xiangqi's
-  default book (``DEFAULT_BOOKS``) is one, built by ``shuai book build`` from the engine's own self-play;
+  default book (``default_book``) is one, built by ``shuai book build`` from the engine's own self-play;
 * Polyglot ``.bin`` (``engine.book.polyglot``), chess only, read by python-chess.
 
 ``open_books(paths, game)`` opens a list of files (``;``-separated, as UCCI's ``bookfiles``; "" means the game's
@@ -39,12 +39,8 @@ def choose(moves: Sequence[tuple[str, int]], rng: random.Random, best: bool = Fa
         return None
     if best:
         return moves[0][0]
-    draw = rng.random() * sum(w for _, w in moves)
-    for move, weight in moves:
-        draw -= weight
-        if draw < 0:
-            return move
-    return moves[-1][0]
+    from ..levels import draw
+    return moves[draw([w for _, w in moves], rng)][0]
 
 
 def default_book(game) -> Optional[Path]:
