@@ -58,6 +58,17 @@ MATCH_OUT ?= /tmp/shuai-match
 match: setup
 	OUT=$(MATCH_OUT) scripts/match.sh all
 
+# The playing levels' calibration (issue 30; about 40 minutes of chess against Stockfish's UCI_Elo, then at most
+# 1.5 hours of the xiangqi skill ladder against MaxQi): prints the README's tables.  Needs apt-get install stockfish.
+.PHONY: levels book
+levels: setup
+	$(BIN)/python scripts/calibrate_levels.py
+
+# The default xiangqi opening book, remade from the engine's own self-play (about 2 minutes of CPU; reproducible).
+book: setup
+	$(BIN)/shuai book build --selfplay 300 --plies 12 --nodes 20000 --randomness medium --seed 1 --min-games 2 \
+		--out engine/book/xiangqi.book
+
 # SPRT of the working tree against an earlier commit (every search or evaluation change must pass one):
 #   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5] [GAME=chess]   -- see scripts/sprt.sh
 .PHONY: sprt

@@ -137,10 +137,12 @@ def setup(directory):
 
 
 # Sub-commands defined in their own packages; each module imports only click at the top.
+from .book.cli import book  # noqa: E402
 from .egtb.cli import tb  # noqa: E402
 from .match.cli import match  # noqa: E402
 from .play.cli import play  # noqa: E402
 
+main.add_command(book)
 main.add_command(match)
 main.add_command(play)
 main.add_command(tb)

@@ -30,6 +30,14 @@ chosen by a vote of the threads' last completed iterations, weighted by depth an
 read no table chunk from disk (only the main thread does: the chunk cache has one writer).  With one thread
 there are no helpers and the search is the deterministic one of ``shuai bench``.
 
+Playing levels (``Limits.level``, see ``engine.levels``): a level below full strength restricts the search
+(``Level.restrict``: node and depth caps, MultiPV lines, the first iteration completed whatever the budget) and the
+move is drawn among the last iteration's lines (``levels.choose``) with the searcher's generator (``rng``,
+``seed``); full strength and ``go infinite`` search as if there were no level.  Opening books
+(``set_books``, ``engine.book``): a position the first book knows is answered without a search, the move drawn by
+weight (``best``: the heaviest), unless the level excludes the book or the search ponders or is infinite; the
+result says so (``SearchResult.book``).
+
 Endgame tables (``searcher.set_tablebases(TableSet(...), probe_depth)``, see ``engine.egtb.tableset``): a
 search uses the tables of its position's game (``for_game(pos.game)``).  A root position the tables know is
 not searched -- the move is the tables' (fastest mate when winning, slowest when losing) and the PV follows
@@ -48,8 +56,10 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from . import alphabeta as ab
+from . import levels
 from .egtb import DEFAULT_PROBE_DEPTH
 from .files import clip
+from .levels import Level
 from .scores import INFINITE, mate_in_moves
 
 QUICK_HASH_MB = 16      # the table of bench, self-play and one-off searches: small, and the same everywhere
@@ -71,6 +81,8 @@ class Limits:
     multipv: int = 1                        # lines to report (the best first)
     overhead: Optional[float] = None        # seconds kept from every budget for I/O and the GUI (Move Overhead);
                                             # None: timeman.MOVE_OVERHEAD
+    level: Optional[Level] = None           # a playing level (engine.levels); None: full strength
+    floor_depth: int = 0                    # iterations up to this depth complete whatever the node limit
 
 
 @dataclass
@@ -111,6 +123,9 @@ class SearchResult:
     ponder: Optional[str]
     info: Optional[SearchInfo]              # the last completed iteration
     error: Optional[BaseException] = None   # what made the search fail (best is then a salvaged move)
+    lines: list = field(default_factory=list)   # the last iteration's lines, best first (MultiPV; a level's
+                                            # choice is among them)
+    book: bool = False                      # the move is the opening book's (no search: info is None)
 
     @property
     def failure(self) -> Optional[str]:
@@ -133,6 +148,7 @@ def _earlier_lines(lines: list, earlier: list, count: int) -> list:
 MAX_TB_PV = 64              # plies of a tablebase PV shown
 OVERTAKEN = 2               # a stop flag value: another thread finished this thread's iteration first (_begin)
 VOTE_MARGIN = 20            # centipawns: the weakest thread's vote still counts (see ``vote``)
+NO_NODE_LIMIT = 1 << 62     # the node limit of a search without one
 HEARTBEAT = 1.0             # a search that reported nothing for this long reports its progress (seconds)
 HEARTBEAT_POLL = 0.1        #   looked at this often
 ASPIRATION_DEPTH = 4        # iterations from this depth on start with a window around the last score,
@@ -225,6 +241,10 @@ class Searcher:
         self._search_id = 0                     # a hard-stop timer stops only the search that armed it
         self._failure: Optional[BaseException] = None   # the first exception of the running search
         self._reported: Optional[SearchInfo] = None     # its last reported line 1 (what a failure salvages)
+        self.rng = levels.new_rng()             # a level's choice among lines, a book's among its moves
+        self.books: list = []                   # opening books (engine.book), the first that knows a position
+        self.book_best = False                  # play the book's heaviest move rather than draw one by weight
+        self._no_tables = TableSet()            # the tables of a level that may not use them
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -239,6 +259,17 @@ class Searcher:
         self.tablebases = tables if tables is not None else TableSet()
         if probe_depth is not None:
             self.tb_depth = int(probe_depth)
+
+    def set_books(self, books, best: bool = False) -> None:
+        """Play from these opening books (``engine.book.Book``s; empty: none) when they know the position --
+        the heaviest move with ``best``, else one drawn by weight."""
+        self.wait()
+        self.books = list(books)
+        self.book_best = best
+
+    def seed(self, seed: Optional[int] = None) -> None:
+        """Seed the random choices (a level's, a book's): ``levels.new_rng``."""
+        self.rng = levels.new_rng(seed)
 
     def set_threads(self, n: int) -> None:
         """Search with ``n`` threads (from 1; the Threads option bounds it)."""
@@ -289,9 +320,13 @@ class Searcher:
         self.wait()
         with self._lock:
             self._search_id += 1
+        if limits.level is not None and (limits.level.full or limits.infinite):
+            limits = replace(limits, level=None)        # full strength; analysis always is
+        if limits.level is not None:
+            limits = limits.level.restrict(limits)
         self._use_game(pos.game)
         self.ctrl[:] = 0
-        self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else (1 << 62)
+        self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else NO_NODE_LIMIT
         self._pondering = limits.ponder or limits.infinite
         self._infinite = limits.infinite
         self._budget = budget(limits)
@@ -385,6 +420,8 @@ class Searcher:
             self._cancel_timer()
         if self._failure is not None:
             result = self._salvaged(pos, banned, result)
+        elif limits.level is not None and result is not None and result.lines:
+            result = self._chosen(result, limits.level)
         # The hold (see the module doc): under `go infinite` / `go ponder` no bestmove before `stop` / `ponderhit`.
         while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
@@ -393,6 +430,21 @@ class Searcher:
             on_done(result)
         finally:
             self._join_helpers()                        # stopped already; the bestmove did not wait for them
+
+    def _chosen(self, result: SearchResult, level: Level) -> SearchResult:
+        """A level's move: one of the search's lines, drawn by ``levels.choose``."""
+        index = levels.choose(result.lines, level.temperature, self.rng)
+        line = result.lines[index]
+        if index == 0 or not line.pv:
+            return result
+        return replace(result, best=line.pv[0], ponder=line.pv[1] if len(line.pv) > 1 else None, info=line)
+
+    def _book_move(self, pos, allowed, move_name) -> Optional[int]:
+        """The books' move for ``pos`` among the ``allowed`` ones (None: the books do not know it)."""
+        from .book import book_moves, choose
+        names = {move_name(m): m for m in allowed}
+        chosen = choose([mw for mw in book_moves(self.books, pos) if mw[0] in names], self.rng, self.book_best)
+        return names[chosen] if chosen is not None else None
 
     def _failed(self, error: BaseException) -> None:
         """An exception in one of the search's threads: kept (the first) for the result, its traceback to
@@ -446,11 +498,16 @@ class Searcher:
     def _iterate(self, pos, limits, on_info, banned) -> SearchResult:
         kernels = pos.game.kernels().alphabeta
         move_name = pos.game.move_name
-        self._tables = self.tablebases.for_game(pos.game)
+        level = limits.level
+        self._tables = (self.tablebases if level is None or level.tables else self._no_tables).for_game(pos.game)
         legal = pos.legal_moves()
         allowed = [m for m in legal if move_name(m) not in banned] or legal
         if not allowed:
             return SearchResult(None, None, None)
+        if self.books and (level is None or level.book) and not (limits.ponder or limits.infinite):
+            move = self._book_move(pos, allowed, move_name)
+            if move is not None:
+                return SearchResult(move_name(move), None, None, book=True)
         known = self._root_tables(pos, allowed, move_name)
         if isinstance(known, SearchResult):
             on_info(known.info)
@@ -472,6 +529,9 @@ class Searcher:
             max_depth = 1                               # the only move, on the clock: play it at once (timeman)
         if self._helpers:
             ctrl[ab.C_NODE_LIMIT] //= len(self._helpers) + 1     # `go nodes`: the threads' sum
+        node_limit = int(ctrl[ab.C_NODE_LIMIT])
+        if limits.floor_depth:
+            ctrl[ab.C_NODE_LIMIT] = NO_NODE_LIMIT       # armed after the floor's iterations (a level's first)
         self._depths = [0] * (1 + len(self._helpers))
         self._finished = 0
         self._share_iterations = limits.multipv == 1
@@ -481,6 +541,8 @@ class Searcher:
         depth = 0
         while depth < max_depth:
             depth += 1
+            if depth > limits.floor_depth:
+                ctrl[ab.C_NODE_LIMIT] = node_limit
             self._begin(0, ctrl, depth)
             value = _aspirated(kernels, args, depth, score)
             if self._end(0, ctrl, depth):               # a helper finished this depth first: take its result
@@ -520,7 +582,7 @@ class Searcher:
                 info = self._info(depth, score, self._table_line(pos, line), move_name)
                 on_info(info)
         ponder = info.pv[1] if len(info.pv) > 1 else None
-        return SearchResult(move_name(best), ponder, info)
+        return SearchResult(move_name(best), ponder, info, lines=shown)
 
     def _start_helpers(self, kernels, pos, allowed, max_depth) -> list:
         """Start the helper threads on the root (see the module doc); returns the list each fills with its
@@ -695,12 +757,14 @@ class Searcher:
         return now >= deadline                          # movetime: the whole time
 
 
-def search_once(pos, depth: int = None, movetime: float = None, nodes: int = None, searcher: Searcher = None):
+def search_once(pos, depth: int = None, movetime: float = None, nodes: int = None, searcher: Searcher = None,
+                limits: Limits = None):
     """Search synchronously and return the SearchResult (handy in scripts, tools and tests); a search that
-    failed raises its error (a tool must not go on with a salvaged move)."""
+    failed raises its error (a tool must not go on with a salvaged move).  ``limits``: instead of the three."""
     searcher = searcher or Searcher(QUICK_HASH_MB)
     out = []
-    searcher.start(pos, Limits(depth=depth, movetime=movetime, nodes=nodes), lambda i: None, out.append)
+    limits = limits or Limits(depth=depth, movetime=movetime, nodes=nodes)
+    searcher.start(pos, limits, lambda i: None, out.append)
     searcher.wait()
     if out[0].error is not None:
         raise out[0].error

@@ -34,7 +34,7 @@ BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engi
         "engine.scores", "engine.tt", "engine.template", "engine.position", "engine.timeman", "engine.alphabeta",
         "engine.perft", "engine.evaluation", "engine.wdl", "engine.files"}
 FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.searcher", "engine.cli",
-              "engine.benchmark", "engine.warmup", "engine.cluster")
+              "engine.benchmark", "engine.warmup", "engine.cluster", "engine.levels", "engine.book")
 # A table generator (and what drives one) is build-time code: no search kernel may depend on it.
 GENERATOR = re.compile(r"(generate|build|sliced|rule|levels|cli)$")
 

@@ -30,6 +30,9 @@ class RecordingSearcher:
     def set_tablebases(self, tables):
         self.calls.append(("set_tablebases", tables))
 
+    def set_books(self, books, best=False):
+        self.calls.append(("set_books", [b.path for b in books], best))
+
 
 def loaded_core():
     """An EngineCore whose loader has finished, with a recording searcher."""
@@ -83,6 +86,46 @@ def test_table_options_reach_the_searcher():
     assert searcher.calls[-1] == ("set_tablebases", ("tables", "", 8))
     d.cmd_setoption("name EGTBProbeDepth value 5".split())
     assert searcher.tb_depth == 5
+
+
+def test_book_options_reach_the_searcher_and_a_bad_book_is_one_line():
+    from engine.book import default_book
+    from engine.game import XIANGQI
+    core, searcher = loaded_core()
+    said = []
+    core.out = SimpleNamespace(lines=said.extend, line=said.append)
+    d = ucci.UcciDialect(core)
+    d.cmd_setoption("newgame".split())
+    assert not [c for c in searcher.calls if c[0] == "set_books"]          # off: nothing opened
+    d.cmd_setoption("usebook true".split())
+    assert searcher.calls[-1] == ("set_books", [str(default_book(XIANGQI))], False)
+    d.cmd_setoption("bookfiles /nonexistent/x.book".split())
+    assert searcher.calls[-1] == ("set_books", [], False)
+    assert said == ["info string error: book /nonexistent/x.book: missing"]
+    d.cmd_setoption("usebook false".split())
+    assert searcher.calls[-1] == ("set_books", [], False) and len(said) == 1
+    uci.UciDialect(core).cmd_setoption("name Best Book Move value true".split())     # off: nothing to apply
+    assert searcher.calls[-1] == ("set_books", [], False)
+
+
+def test_level_options_make_one_level():
+    core, _ = loaded_core()
+    assert core.level() is None
+    u = uci.UciDialect(core)
+    u.cmd_setoption("name Skill Level value 7".split())
+    assert core.level().skill == 7
+    u.cmd_setoption("name UCI_LimitStrength value true".split())
+    assert core.level() is None                                             # UCI_Elo's default: the table's top
+    u.cmd_setoption("name UCI_Elo value 1000".split())
+    assert core.level().skill == 0
+    core, _ = loaded_core()
+    d = ucci.UcciDialect(core)
+    d.cmd_setoption("randomness small".split())
+    assert core.level().temperature == 10 and core.level().skill == 20
+    d.cmd_setoption("knowledge none".split())
+    assert not core.level().tables and not core.level().book
+    with pytest.raises(CommandError, match="knowledge must be one of none, small, medium, large"):
+        d.cmd_setoption("knowledge huge".split())
 
 
 def test_option_defaults_and_ranges_come_from_one_table():

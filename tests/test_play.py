@@ -221,6 +221,16 @@ def test_undo_resumes_a_resigned_game_and_loads_keep_the_recorded_result(thinker
     assert "(the file says 0-1: Black wins by resignation)" in out
 
 
+def test_level_command_and_full_strength_hints(thinker_factory):
+    session, out = run_session(thinker_factory, ["level", "level 5", "level 21", "level x", "h2e2", "hint", "quit"])
+    assert "Shuai plays at level 20 of 20 (full strength)." in out
+    assert "Shuai plays at level 5 of 20." in out and session.level == 5
+    assert out.count("level must be a number from 0 (weakest) to 20 (full strength)") == 2
+    assert "Shuai plays " in out and "Hint: " in out and "W/D/L" in out        # the hint is searched, not booked
+    board = out.split("Shuai plays at level 5")[1]
+    assert "Shuai thinks to depth 2, level 5" in board                          # the panel says the level
+
+
 def test_check_is_announced(thinker_factory):
     session, out = run_session(thinker_factory, ["a8a9", "quit"], fen=MATE_IN_ONE)
     assert "You play 车九进一 (a8a9, R9+1), check!" in out
@@ -298,7 +308,7 @@ def test_pty_game_with_undo_bad_input_save_load_and_resign(tmp_path):
 
 
 def test_pty_engine_mates_as_red_and_thinking_line():
-    child = spawn("--side", "black", "--time", "0.5", "--fen", MATE_IN_ONE)
+    child = spawn("--side", "black", "--time", "0.5", "--no-book", "--fen", MATE_IN_ONE)
     child.expect(r"Shuai plays 车八进九 \(b0b9, R8\+9\)")
     child.expect(re.escape("Red wins by checkmate (1-0)"))
     child.expect("Shuai wins.")
@@ -307,6 +317,15 @@ def test_pty_engine_mates_as_red_and_thinking_line():
     child.expect("Shuai is thinking")                 # the live status line: spinner, time, depth, score
     child.expect(r"Shuai is thinking +\d+\.\ds  depth \d+  eval [+-]\d+\.\d\d  \S+")
     child.expect("Shuai plays ")
+    child.expect("black> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_pty_level_and_the_default_book():
+    child = spawn("--side", "black", "--depth", "2", "--level", "3", "--no-color")
+    child.expect(r"Shuai thinks to depth 2, level 3\.")
+    child.expect(r"Shuai plays (\S+) \(([a-i]\d[a-i]\d), \S+\)   from the book")
     child.expect("black> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -357,7 +376,7 @@ def test_piped_input_plain_output_and_light_import():
 
 def test_pty_ctrl_c_while_thinking_makes_the_engine_move_now():
     import time
-    child = spawn("--time", "30", "--no-color")
+    child = spawn("--time", "30", "--no-color", "--no-book")
     child.expect("red> ")
     child.sendline("h2e2")
     child.expect(r"Shuai is thinking +\d+\.\ds  depth")    # it has finished at least one iteration

@@ -269,6 +269,32 @@ def test_setboard_depth_limit_move_now_and_time_controls(engine):
                                "Error (command not legal now: illegal position): go"]
 
 
+def test_skill_level_and_the_book_through_options(engine):
+    from engine.book import default_book, open_book
+    from engine.game import XIANGQI
+    xiangqi_game(engine)
+    engine.send("option Own Book=1")
+    engine.send("go")                                       # Red's first move: the book's (the first go of a
+    read_move(engine)                                       # game loads its kernels)
+    engine.send("new")
+    engine.send("variant xiangqi")
+    t0 = engine.send("go")                                  # at once
+    t, lines, move = read_move(engine)
+    assert t - t0 < 0.5 and lines == [f"move {move}"]
+    assert move in dict(open_book(default_book(XIANGQI), XIANGQI).moves(Position()))
+    engine.send("option Own Book=0")
+    engine.send("option Skill Level=0")                     # skill 0: one ply, and a choice among six lines
+    engine.send("force")
+    engine.send(f"setboard {XBOARD_FEN}")
+    engine.send("post")
+    engine.send("go")
+    _, lines, move = read_move(engine)
+    assert {int(m.group(1)) for m in assert_thinking(lines[:-1], after(START_FEN, "h2e2"))} == {1}
+    assert move in after(START_FEN, "h2e2").legal_move_names()
+    engine.send("option Skill Level=21")
+    assert sync(engine, 2) == ["Error (Skill Level 21 out of range (0..20)): option Skill Level=21"]
+
+
 def test_claims_only_when_the_rules_end_the_game(engine):
     xiangqi_game(engine)
     engine.send("force")

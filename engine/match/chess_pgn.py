@@ -82,6 +82,29 @@ def read_game(text: str, max_moves: int | None = None) -> ChessPgnGame | None:
         raise ValueError(f"cannot read the PGN: {e}") from None
     if game is None:
         return None
+    record = _checked(game)
+    if not record.moves and "[" not in text and text.split()[-1:] != [game.headers.get("Result", "*")]:
+        raise ValueError("no chess game in it (no tags, no moves)")
+    return record
+
+
+def read_games(text: str) -> list[ChessPgnGame]:
+    """Every game of a PGN text, each with ``fen`` and ``moves`` (UCI) -- the reader every game's PGN module has
+    (``Game.pgn()``), as ``shuai book build`` reads a collection; ValueError as ``read_game``'s, naming the game."""
+    stream = io.StringIO(text)
+    games = []
+    while True:
+        try:
+            game = chess.pgn.read_game(stream, Visitor=_QuietBuilder)
+            if game is None:
+                return games
+            games.append(_checked(game))
+        except ValueError as e:
+            raise ValueError(f"game {len(games) + 1}: {e}") from None
+
+
+def _checked(game) -> ChessPgnGame:
+    """A game python-chess has read, as a record; ValueError if it is not standard chess or had an error."""
     if game.headers.get("Game", "Chess") != "Chess" or not _known_variant(game.headers.get("Variant")):
         raise ValueError(f"not a chess game ({game.headers.get('Game') or game.headers.get('Variant')})")
     if game.errors:
@@ -91,7 +114,5 @@ def read_game(text: str, max_moves: int | None = None) -> ChessPgnGame | None:
     if type(board) is not chess.Board or board.chess960:
         raise ValueError(f"not standard chess (Variant {game.headers.get('Variant', '?')!r})")
     moves = [m.uci() for m in game.mainline_moves()]
-    if not moves and "[" not in text and text.split()[-1:] != [game.headers.get("Result", "*")]:
-        raise ValueError("no chess game in it (no tags, no moves)")
-    end = game.end()
-    return ChessPgnGame(dict(game.headers), board.fen(), moves, end.comment.strip(), game.headers.get("Result", "*"))
+    return ChessPgnGame(dict(game.headers), board.fen(), moves, game.end().comment.strip(),
+                        game.headers.get("Result", "*"))

@@ -136,3 +136,9 @@ def parse_pgn(text: str) -> list[PgnGame]:
             body.append(line)
     finish()
     return games
+
+
+def read_games(text: str) -> list[PgnGame]:
+    """Every game of a PGN text, each with ``fen`` and ``moves`` (ICCS): the reader every game's PGN module
+    has (``Game.pgn()``; engine.match.chess_pgn for chess), as ``shuai book build`` reads a collection."""
+    return parse_pgn(text)

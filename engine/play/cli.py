@@ -6,6 +6,7 @@ import sys
 import click
 
 from ..game import DEFAULT, GAMES, game_named, game_of_fen     # plain Python: no numba at import
+from ..levels import MAX_SKILL
 from ..protocol.core import HASH, MAX_SECONDS
 
 SIDES = list(dict.fromkeys(side for g in GAMES for side in g.side_names))     # red, black, white
@@ -20,6 +21,12 @@ SIDES = list(dict.fromkeys(side for g in GAMES for side in g.side_names))     # 
 @click.option("--time", "movetime", type=click.FloatRange(0.01, MAX_SECONDS), default=None, metavar="SECONDS",
               help="Engine thinking time per move (default 2 s; with --depth alone, no time limit).")
 @click.option("--depth", type=click.IntRange(1, 60), default=None, help="Engine search depth limit.")
+@click.option("--level", type=click.IntRange(0, MAX_SKILL), default=MAX_SKILL, show_default=True,
+              help=f"The engine's playing level, 0 (weakest) to {MAX_SKILL} (full strength); the game's 'level N' "
+                   "command changes it.")
+@click.option("--book", "book", default="", metavar="FILE",
+              help="Opening book (the engine's own format; chess: Polyglot .bin); default: the game's own book.")
+@click.option("--no-book", is_flag=True, help="Play without an opening book.")
 @click.option("--fen", default=None, help="Start from this position instead of the initial one (a FEN with 8 "
                                           "ranks is chess).")
 @click.option("--ascii", "force_ascii", is_flag=True,
@@ -29,7 +36,7 @@ SIDES = list(dict.fromkeys(side for g in GAMES for side in g.side_names))     # 
               help="Force colours on or off (default: on a terminal, unless NO_COLOR is set).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, HASH.max), default=HASH.default, show_default=True,
               help="Engine hash table size in MB.")
-def play(game, side, movetime, depth, fen, force_ascii, color, hash_mb):
+def play(game, side, movetime, depth, level, book, no_book, fen, force_ascii, color, hash_mb):
     """Play a game of xiangqi (or, with --game chess, of chess) against Shuai in this terminal.
 
     Xiangqi moves are typed as coordinates (h2e2, H2-E2), in Chinese (炮二平五, 马8进7, 前车进一) or WXF
@@ -70,9 +77,10 @@ def play(game, side, movetime, depth, fen, force_ascii, color, hash_mb):
         except ImportError:
             pass
     _load_engine(style, game)
-    thinker = Thinker(sys.stdout, style, hash_mb, tablebases=SessionClass.tablebases)
+    thinker = Thinker(sys.stdout, style, hash_mb, tablebases=SessionClass.tablebases,
+                      books=None if no_book else (game, book))
     session = SessionClass(sys.stdout, style, user_side=user_side, limits=Limits(movetime=movetime, depth=depth),
-                           start_fen=fen, thinker=thinker)
+                           start_fen=fen, thinker=thinker, level=level)
     sys.exit(session.run())
 
 

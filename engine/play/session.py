@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import replace
 
 from ..files import UnreadableFile, clip, read_text
+from ..levels import MAX_SKILL, Level
 from ..xiangqi.position import FenError
 from ..xiangqi.rules import DRAW, loss_for
 from ..xiangqi.wxf import MoveParseError
@@ -25,7 +27,8 @@ from .thinking import format_score, format_wdl
 COMMANDS_HELP = """\
 Commands:
   undo          take back your last move and the engine's reply
-  hint          the engine suggests a move
+  hint          the engine suggests a move (at full strength)
+  level N       the engine's playing level, 0 (weakest) to 20 (full strength)
   moves         list your legal moves
   draw          offer a draw (the engine accepts if it does not think it is better)
   resign        give up this game
@@ -66,7 +69,7 @@ class Session:
     result_notes = RESULT_CHINESE       # said after the result in the announcement (红胜 …) where Unicode shows
 
     def __init__(self, out, style: Style, user_side: int = RED, limits=None, start_fen: str | None = None,
-                 thinker=None, read=input, flipped: bool | None = None):
+                 thinker=None, read=input, flipped: bool | None = None, level: int = MAX_SKILL):
         self.out = out
         self.style = style
         self.user = user_side
@@ -77,12 +80,13 @@ class Session:
         self.read = read
         self.flipped = (user_side != RED) if flipped is None else flipped
         self.last_info = None                   # the engine's last search of its own move
+        self.level = level                      # the engine's playing level (engine.levels): its own moves only
         self.commands = {
             "help": self.cmd_help, "?": self.cmd_help, "quit": self.cmd_quit, "exit": self.cmd_quit,
             "q": self.cmd_quit, "undo": self.cmd_undo, "takeback": self.cmd_undo, "hint": self.cmd_hint,
             "moves": self.cmd_moves, "draw": self.cmd_draw, "resign": self.cmd_resign, "new": self.cmd_new,
             "save": self.cmd_save, "load": self.cmd_load, "fen": self.cmd_fen, "flip": self.cmd_flip,
-            "board": self.cmd_board,
+            "board": self.cmd_board, "level": self.cmd_level,
         }
 
     # -- the game's own parts (ChessSession overrides these) ------------------------------------------------
@@ -190,14 +194,24 @@ class Session:
         return rows
 
     def strength(self) -> str:
-        """'2 s a move', 'to depth 4', '2 s a move, to depth 4 at most'."""
+        """'2 s a move', 'to depth 4', '2 s a move, to depth 4 at most'; ', level N' below full strength."""
         movetime = self.limits.movetime if self.limits is not None else None
         depth = self.limits.depth if self.limits is not None else None
         if movetime is not None and depth is not None:
-            return f"{movetime:g} s a move, to depth {depth} at most"
-        if depth is not None:
-            return f"to depth {depth}"
-        return f"{movetime:g} s a move" if movetime is not None else "without limit"
+            said = f"{movetime:g} s a move, to depth {depth} at most"
+        elif depth is not None:
+            said = f"to depth {depth}"
+        else:
+            said = f"{movetime:g} s a move" if movetime is not None else "without limit"
+        return said + (f", level {self.level}" if self.level < MAX_SKILL else "")
+
+    def engine_limits(self):
+        """The limits of the engine's own moves: the session's, at its level."""
+        return replace(self.limits, level=Level.of(self.level))
+
+    def full_strength(self):
+        """The limits of a hint or a draw offer's judgement: full strength, searched (not the book's move)."""
+        return replace(self.limits, level=Level(book=False))
 
     def announce_end(self) -> None:
         result, reason = self.game.ended
@@ -276,7 +290,7 @@ class Session:
 
     def engine_move(self) -> None:
         g = self.game
-        result = self.thinker.think(g.pos, self.limits, "Shuai is thinking",
+        result = self.thinker.think(g.pos, self.engine_limits(), "Shuai is thinking",
                                     lambda pv: g.names_of_line(pv, self.style.unicode))
         if result.best is None:                     # no legal move: the rules say why
             g.check_end()
@@ -287,6 +301,8 @@ class Session:
         self.last_info = result.info
         played = g.play(g.parse(result.best))
         extra = f"   eval {format_score(result.info)}, depth {result.info.depth}" if result.info else ""
+        if result.book:
+            extra = "   from the book"
         self.say(f"Shuai plays {self.move_text(played)}{extra}", "1")
         g.check_end()
         self.show_board()
@@ -299,6 +315,20 @@ class Session:
 
     def cmd_quit(self, arg):
         return QUIT
+
+    def cmd_level(self, arg):
+        if arg:
+            try:
+                level = int(arg)
+            except ValueError:
+                level = -1
+            if not 0 <= level <= MAX_SKILL:
+                self.error(f"level must be a number from 0 (weakest) to {MAX_SKILL} (full strength), not "
+                           f"{clip(arg, 20)!r}")
+                return
+            self.level = level
+        full = " (full strength)" if self.level == MAX_SKILL else ""
+        self.say(f"Shuai plays at level {self.level} of {MAX_SKILL}{full}.")
 
     def cmd_board(self, arg):
         self.show_board()
@@ -351,7 +381,7 @@ class Session:
         if self.game_over():
             return
         g = self.game
-        result = self.thinker.think(g.pos, self.limits, "looking for a hint",
+        result = self.thinker.think(g.pos, self.full_strength(), "looking for a hint",
                                     lambda pv: g.names_of_line(pv, self.style.unicode))
         if result.best is None:
             self.error("no legal move")
@@ -364,7 +394,7 @@ class Session:
         if self.game_over():
             return
         g = self.game
-        result = self.thinker.think(g.pos, self.limits, "Shuai considers your offer")
+        result = self.thinker.think(g.pos, self.full_strength(), "Shuai considers your offer")
         info = result.info
         # the search scored the position for the side to move (you); Shuai's view is the opposite
         if info is None:

@@ -40,7 +40,9 @@ def format_wdl(info, pos) -> str:
 class Thinker:
     """Owns the engine's Searcher for the whole session (its hash table survives between moves)."""
 
-    def __init__(self, out, style: Style, hash_mb: int, tablebases: bool = True):
+    def __init__(self, out, style: Style, hash_mb: int, tablebases: bool = True, books=None):
+        """``books``: (game, paths) to play from opening books (``engine.book.open_books``: "" the game's default
+        book); None: no book."""
         from ..egtb.tableset import open_tables
         from ..searcher import Searcher
         self.searcher = Searcher(hash_mb)
@@ -49,6 +51,12 @@ class Thinker:
         self.out = out
         for msg in tables.take_errors() if tables is not None else ():
             out.write(f"warning: endgame tables: {msg}\n")
+        if books is not None:
+            from ..book import open_books
+            found, errors = open_books(books[1], books[0])
+            self.searcher.set_books(found)
+            for msg in errors:
+                out.write(f"warning: {msg}\n")
         self.style = style
         self.live = is_tty(out) and os.environ.get("TERM", "") != "dumb"
 

@@ -33,8 +33,10 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .. import levels
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
 from ..game import GAMES, game_of_fen, game_named
+from ..levels import ELO_MAX, ELO_MIN, GRADES, MAX_SKILL, RANDOMNESS
 from ..timeman import MOVE_OVERHEAD
 
 
@@ -185,6 +187,20 @@ OPTIONS = {
     # the search's own maximum ply is deeper)
     "probe_depth": Option("spin", DEFAULT_PROBE_DEPTH, 0, 64, apply="apply_options"),
     "clear_hash": Option("button", apply="new_game"),   # forget what the search has learnt
+    # Playing levels (engine.levels: one Level from all of these, read at go).  UCI: Skill Level, or
+    # UCI_LimitStrength with UCI_Elo; UCCI: pruning, knowledge, randomness (ElephantEye's grades); xboard: Skill
+    # Level.  Each protocol offers its own; the others keep their full-strength defaults.
+    "skill": Option("spin", MAX_SKILL, 0, MAX_SKILL),
+    "limit_strength": Option("check", False),
+    "elo": Option("spin", ELO_MAX, ELO_MIN, ELO_MAX),
+    "pruning": Option("combo", "large", vars=GRADES),
+    "knowledge": Option("combo", "large", vars=GRADES),
+    "randomness": Option("combo", "none", vars=RANDOMNESS),
+    # Opening books (engine.book): off unless asked; the files ("": the game's default book), ';'-separated;
+    # the heaviest move or one drawn by weight
+    "own_book": Option("check", False, apply="apply_options"),
+    "book_files": Option("string", "", apply="apply_options"),
+    "book_best": Option("check", False, apply="apply_options"),
 }
 HASH = OPTIONS["hash_mb"]       # also the terminal game's table size, and the limit of every --hash
 
@@ -329,6 +345,7 @@ class EngineCore:
         self.format_progress: Callable = lambda progress: []
         self.format_result: Callable = lambda search, result: []
         self.format_error: Callable = lambda message: f"info string error: {message}"
+        self.format_note: Callable = lambda message: f"info string {message}"
 
     # -- the engine (numba side) --------------------------------------------------------------------------------
     def engine(self):
@@ -436,6 +453,24 @@ class EngineCore:
             eng.searcher.set_tablebases(tables)
             self.out.lines(self.table_errors())
         eng.searcher.tb_depth = v["probe_depth"]
+        books = (v["book_files"], v["book_best"], self.game.name) if v["own_book"] else None
+        if books != applied.get("books"):
+            applied["books"] = books
+            self._open_books(eng)
+
+    def _open_books(self, eng) -> None:
+        """The searcher's books from the options (for the game ``startpos`` means); each that cannot be used
+        is one error line, and the engine plays on without it."""
+        from ..book import open_books
+        found, errors = open_books(self.values["book_files"], self.game) if self.values["own_book"] else ([], [])
+        eng.searcher.set_books(found, self.values["book_best"])
+        self.out.lines([self.format_error(e) for e in errors])
+
+    def level(self):
+        """The playing level the options ask for (``engine.levels``); None: full strength."""
+        v = self.values
+        return levels.from_options(v["skill"], v["limit_strength"], v["elo"], v["pruning"], v["knowledge"],
+                                   v["randomness"])
 
     def table_errors(self) -> list[str]:
         """Error lines (``format_error``) for table problems not reported yet (each is reported once)."""
@@ -484,7 +519,7 @@ class EngineCore:
         if legal and not allowed:
             self.out.line("info string every legal move is banned or excluded; searching all of them")
             ban, allowed = [], list(legal)
-        limits = eng.Limits(**limits_kwargs, overhead=self.values["move_overhead"] / 1000)
+        limits = eng.Limits(**limits_kwargs, overhead=self.values["move_overhead"] / 1000, level=self.level())
         with self._lock:
             self._search_ids += 1
             s = _Search(self._search_ids, legal, allowed, ponder=bool(limits.ponder),
@@ -517,12 +552,14 @@ class EngineCore:
             return
         s.printed = True
         result = s.result
-        failure = [self.format_error(result.failure)] if result is not None and result.failure else []
+        said = [self.format_error(result.failure)] if result is not None and result.failure else []
+        if result is not None and result.book and result.best is not None:
+            said += [line for line in [self.format_note(f"book move {result.best}")] if line]
         if (result is None or result.best is None) and s.allowed:
             # The searcher reported no move (stopped at once?) although moves exist: never tell a GUI "no move".
             info = result.info if result is not None else s.last_info
             result = self.loader.engine.SearchResult(s.allowed[0], None, info)
-        self.out.lines(self.table_errors() + failure + self.format_result(s, result))
+        self.out.lines(self.table_errors() + said + self.format_result(s, result))
 
     def stop(self) -> bool:
         """Ask the current search to end (its bestmove follows).  False if there was none to stop."""
@@ -596,6 +633,7 @@ class Dialect:
         core.format_progress = self.format_progress
         core.format_result = self.format_result
         core.format_error = self.format_error
+        core.format_note = self.format_note
         self.commands: dict[str, Callable[[list[str]], Optional[bool]]] = {
             "isready": self.cmd_isready,
             "position": self.cmd_position,
@@ -622,6 +660,10 @@ class Dialect:
     def format_error(self, message: str) -> str:
         """A problem the engine reports by itself (a table file it cannot read)."""
         return f"info string error: {message}"
+
+    def format_note(self, message: str) -> str:
+        """A word to the GUI that asks nothing of it (a book move); "" for none."""
+        return f"info string {message}"
 
     def error_line(self, error: CommandError, text: str) -> str:
         """The one line that answers a command that failed (``text``: the command as sent)."""

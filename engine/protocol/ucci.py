@@ -24,6 +24,12 @@ Differences from UCI worth knowing:
   at least that many plies of search left; deeper only cached chunks are used);
 * options: the engine's (``core.OPTIONS``: defaults, ranges, what applies them) under UCCI's names (``NAMES``;
   ``hashsize 0`` and ``threads 0`` mean "the engine decides", i.e. the default), and UCCI's own ``SETTINGS``;
+* the playing level (``engine.levels``): ``pruning`` and ``knowledge`` (none/small/medium/large, default large:
+  below large the search is that of a lower skill, and less knowledge drops the endgame tables, then the book)
+  and ``randomness`` (none/tiny/small/medium/large/huge, default none: a choice among the best lines, with
+  chances that fall with their scores); the book: ``usebook`` (default false), ``bookfiles`` (``;``-separated;
+  empty: the default xiangqi book); a book move is answered at once, ``info string book move M`` then
+  ``bestmove``;
 * ``setoption batch true``: while a search runs, the next command is not read until its ``bestmove`` (not for
   ``go infinite``/``go ponder``, which could then never be stopped);
 * ``quit`` -> ``bye``.
@@ -48,16 +54,17 @@ SETTINGS = {
 
 # The options as UCCI names them, in the order they are advertised -> a key of SETTINGS or of core.OPTIONS.
 # Only options that change something are advertised.
-NAMES = {"usemillisec": "usemillisec", "batch": "batch", "ponder": "ponder", "useegtb": "tables",
-         "egtbpaths": "table_paths", "egtbcache": "table_cache_mb", "egtbply": "probe_depth", "hashsize": "hash_mb",
-         "threads": "threads", "newgame": "clear_hash"}
+NAMES = {"usemillisec": "usemillisec", "batch": "batch", "ponder": "ponder", "usebook": "own_book",
+         "bookfiles": "book_files", "useegtb": "tables", "egtbpaths": "table_paths", "egtbcache": "table_cache_mb",
+         "egtbply": "probe_depth", "hashsize": "hash_mb", "threads": "threads", "pruning": "pruning",
+         "knowledge": "knowledge", "randomness": "randomness", "newgame": "clear_hash"}
 ZERO_IS_DEFAULT = {"hashsize", "threads"}          # UCCI's 0: "the engine decides", i.e. the default
 
-# Options of the UCCI spec or of other UCCI engines that this engine does not have (books, levels, debug output
-# -- the levels and books come with their own issue); some GUIs send them whatever the engine advertised, and
-# the spec says setting an option the engine did not offer is not an error, so they are accepted and ignored.
-TOLERATED = {"debug", "usebook", "bookfiles", "idle", "pruning", "knowledge", "randomness", "promotion", "usehash",
-             "style", "selectivity", "loadbook", "evalapi", "repetition", "drawmoves"}
+# Options of the UCCI spec or of other UCCI engines that this engine does not have (debug output, idle, style,
+# ...); some GUIs send them whatever the engine advertised, and the spec says setting an option the engine did
+# not offer is not an error, so they are accepted and ignored.
+TOLERATED = {"debug", "idle", "promotion", "usehash", "style", "selectivity", "loadbook", "evalapi", "repetition",
+             "drawmoves"}
 
 
 def option(name: str) -> Option:

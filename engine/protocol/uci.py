@@ -15,7 +15,11 @@ with no search running is ignored.  ``go`` accepts ``searchmoves`` (the search i
 and ``perft N``.  Options: Hash, Threads (Lazy SMP), Ponder, MultiPV (K lines per iteration, the best first;
 ``bestmove`` is line 1's), UCI_ShowWDL (``wdl W D L`` after every score: win, draw and loss per mille from
 ``engine.wdl``'s model of the game, at the position's ply), UCI_Variant (``chess`` or ``xiangqi``; others are
-refused), Clear Hash, and the endgame tables:
+refused), Clear Hash; the playing level (``engine.levels``): Skill Level (0-20; 20 full strength), or
+UCI_LimitStrength with UCI_Elo (mapped onto a skill; its range is the levels' table); the opening book
+(``engine.book``): OwnBook (default off), BookFile (the engine's own format or, for chess, Polyglot; empty: the
+game's default book; several separated by ``;``), Best Book Move (the heaviest move rather than one drawn by
+weight) -- a book move is answered at once, ``info string book move M`` then ``bestmove``; and the endgame tables:
 EGTBPath (directories separated by ``;`` or ``:``; empty: the project's ``tablebases/``), EGTBCache (MB of
 decompressed chunks), EGTBProbeDepth (UCCI's egtbply: the disk is read only with at least this many plies of
 search left).  ``info`` carries ``tbhits`` when the tables answered.  Their defaults and ranges are the engine's
@@ -34,6 +38,8 @@ from .core import parse_go as parse_core_go
 NAMES = {"Hash": "hash_mb", "Threads": "threads", "Ponder": "ponder", "MultiPV": "multipv",
          "UCI_ShowWDL": "show_wdl", "Move Overhead": "move_overhead", "UCI_Variant": "variant",
          "EGTBPath": "table_paths", "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth",
+         "Skill Level": "skill", "UCI_LimitStrength": "limit_strength", "UCI_Elo": "elo",
+         "OwnBook": "own_book", "BookFile": "book_files", "Best Book Move": "book_best",
          "Clear Hash": "clear_hash"}
 BY_LOWER = {name.lower(): name for name in NAMES}     # option names are case-insensitive
 

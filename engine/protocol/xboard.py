@@ -34,9 +34,11 @@ The engine as the spec's state machine:
   ``new``, ``setboard`` restart it), ``.`` (``stat01: time nodes ply mvleft mvtot mvname``), ``exit``;
 * ``memory N`` sets the hash table to N MB, ``cores N`` the search threads, ``egtpath shuai DIR`` the endgame
   tables' directories, ``option NAME=VALUE`` the other options (``NAMES``; their types, defaults and ranges
-  are ``core.OPTIONS``'); ``hint`` answers the expected reply; ``random``, ``computer``, ``name``,
-  ``rating``, ``ics``, ``draw``, ``white``, ``black``, ``accepted``, ``rejected``, ``xboard`` are accepted
-  and change nothing.
+  are ``core.OPTIONS``'; ``Skill Level`` is the playing level of ``engine.levels``, ``Own Book``, ``Book
+  File`` and ``Best Book Move`` the opening book's); ``hint`` answers the expected reply; ``random`` (XBoard
+  sends it with every ``new``: a random mode there would vary every game, asked or not), ``computer``,
+  ``name``, ``rating``, ``ics``, ``draw``, ``white``, ``black``, ``accepted``, ``rejected``, ``xboard`` are
+  accepted and change nothing.
 
 Results are claimed (``1-0 {Red wins by checkmate}``, ``1/2-1/2 {Draw by repetition}``) only when the game's
 rules module (``Game.game_result``, the referee of ``shuai match`` and ``shuai play``) says the game is over:
@@ -66,7 +68,8 @@ MAX_MOVES_PER_SESSION = 10 ** 6
 # threads, pondering, the game and the tables' directory have commands of their own (memory, cores, hard/easy,
 # variant, egtpath) and are not offered again.
 NAMES = {"MultiPV": "multipv", "Move Overhead": "move_overhead", "EGTB": "tables", "EGTBPath": "table_paths",
-         "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth", "Clear Hash": "clear_hash"}
+         "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth", "Skill Level": "skill",
+         "Own Book": "own_book", "Book File": "book_files", "Best Book Move": "book_best", "Clear Hash": "clear_hash"}
 BY_LOWER = {name.lower(): name for name in NAMES}
 
 # What the current search is for: its move is played (MOVE), it ponders on the expected reply (PONDER), it
@@ -189,6 +192,9 @@ class XboardDialect(Dialect):
 
     def format_error(self, message: str) -> str:
         return f"tellusererror {message}"          # a table file that cannot be read: the user should know
+
+    def format_note(self, message: str) -> str:
+        return ""                                   # no place for it: '#' lines are for feature debug=1
 
     def error_line(self, error: CommandError, text: str) -> str:
         if isinstance(error, IllegalMove):
