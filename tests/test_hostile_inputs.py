@@ -354,3 +354,13 @@ def test_positions_files_that_are_no_positions_are_one_line_each(tmp_path):
         assert time.perf_counter() - t < 1.0, name
     (tmp_path / "good.gz").write_bytes(gzip.compress(good.encode() * 3))
     assert list(read_positions(str(tmp_path / "good.gz"))) == [(START_FEN, 1.0, 20)] * 3
+
+
+def test_play_save_replaces_a_fifo_instead_of_blocking_on_it(thinker_factory, tmp_path):
+    """``save`` writes atomically (engine.files): a FIFO at the name is replaced by the game, never opened."""
+    fifo = tmp_path / "game.pgn"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    _, out = run_session(thinker_factory, ["h2e2", f"save {fifo}", "quit"])
+    assert time.monotonic() - t0 < 10
+    assert "Saved" in out and fifo.is_file() and "h2e2" in fifo.read_text().lower().replace("-", "")

@@ -13,7 +13,7 @@ import os
 import shutil
 from dataclasses import replace
 
-from ..files import UnreadableFile, clip, read_text
+from ..files import UnreadableFile, UnwritableFile, clip, read_text, write_atomically
 from ..levels import MAX_SKILL, Level
 from ..xiangqi.position import FenError
 from ..xiangqi.rules import DRAW, loss_for
@@ -437,11 +437,13 @@ class Session:
             return
         path = os.path.expanduser(arg)
         red, black = ("You", "Shuai") if self.user == RED else ("Shuai", "You")
-        try:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(self.game.to_pgn(red, black))
-        except OSError as e:
-            self.error(f"cannot save to {arg}: {e.strerror or e}")
+        if not os.path.isdir(os.path.dirname(path) or "."):
+            self.error(f"cannot save to {clip(arg, 200)}: no such directory")
+            return
+        try:                    # atomically: no half-written game, and a FIFO named so is replaced, not blocked on
+            write_atomically(path, [self.game.to_pgn(red, black).encode("utf-8")])
+        except UnwritableFile as e:
+            self.error(f"cannot save to {e}")
             return
         self.say(f"Saved {len(self.game.played)} moves to {arg}")
 
