@@ -2,7 +2,7 @@
 """Lazy SMP: time to depth and nodes per second with 1, 2, ... threads, on the 30 positions of `shuai bench`
 (each game's ``bench.FENS``), each searched to a fixed depth from an empty table, in the same run.
 
-    .venv/bin/python scripts/bench_threads.py [--threads 1,2] [--depth 11] [--game xiangqi] [--hash 64] [--rounds 1]
+    .venv/bin/python scripts/bench_threads.py [--threads 1,2] [--depth 18] [--game xiangqi] [--hash 64] [--rounds 1]
     .venv/bin/python scripts/bench_threads.py --stop-latency [--threads 1,2,4,8,16]
 
 For each thread count: the wall time until the search has completed the depth (the main thread's iteration;
@@ -23,6 +23,8 @@ import time
 
 from engine.game import game_named
 from engine.searcher import Limits, Searcher
+
+DEPTH = 18      # xiangqi: 0.7 s a position on one thread here, long enough for the helpers to matter
 
 
 def time_to_depth(searcher: Searcher, position, depth: int) -> tuple[float, int, int]:
@@ -61,7 +63,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--threads", default="1,2", help="thread counts, the first the baseline (default 1,2)")
-    ap.add_argument("--depth", type=int, default=0, help="depth of every search (default: the bench depth + 2)")
+    ap.add_argument("--depth", type=int, default=DEPTH, help=f"depth of every search (default {DEPTH})")
     ap.add_argument("--game", default="xiangqi")
     ap.add_argument("--hash", type=int, default=64, help="MB (default 64)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N positions (0: all)")
@@ -74,7 +76,7 @@ def main():
         return
     bench = game.bench()
     fens = list(bench.FENS)[:args.limit or None]
-    depth = args.depth or bench.DEPTH + 2
+    depth = args.depth
     counts = [int(n) for n in args.threads.split(",")]
     searchers = {}
     for n in counts:
