@@ -61,16 +61,22 @@ SKILL_OF_GRADE = {"large": MAX_SKILL, "medium": 15, "small": 10, "none": 5}
 TEMPERATURE_OF_RANDOMNESS = {"none": 0.0, "tiny": 5.0, "small": 10.0, "medium": 20.0, "large": 40.0,
                              "huge": 80.0}
 
-# UCI_Elo -> skill.  The Elo of each skill on Stockfish's UCI_Elo scale at 10 s + 0.1 s (chess): PROVISIONAL
-# until scripts/calibrate_levels.py has measured it.  Only full strength was measured (about 2080, see the
-# README's chess section; 2000 is its lower bound, rounded); the rest is a straight line, a guess.  The range
-# of UCI_Elo is this table's, so the engine promises no strength it has not got.
-ELO_OF_SKILL = tuple(1000 + 50 * s for s in range(MAX_SKILL + 1))
-ELO_MIN, ELO_MAX = ELO_OF_SKILL[0], ELO_OF_SKILL[-1]
+# UCI_Elo -> skill.  The Elo of each skill on Stockfish's UCI_Elo scale at 10 s + 0.1 s (chess), measured by
+# scripts/calibrate_levels.py (Shuai at a skill against Stockfish 15.1 at a UCI_Elo; the README's table): skill 8
+# 1253 (20 games), 10 1309 (40), 12 1500 (20), 14 1901, 16 1877, 18 1883 (20 each), 20 2026 (40).  Fitted:
+# the points made monotone (14-18 pooled: 1887, the three within each other's error), a line through that block
+# (15 Elo a skill, so that no two skills share an Elo), straight lines between the rest, full strength rounded
+# down to 2000.  Skills below CALIBRATED_FROM were not measurable (skill 6 lost 20 of 20 to Stockfish's lowest
+# setting, 1350): their entries continue the slope below skill 8 and are not offered.  The range of UCI_Elo
+# is the calibrated part of the table, so the engine promises no strength it has not shown.
+CALIBRATED_FROM = 8
+ELO_OF_SKILL = (930, 970, 1010, 1050, 1090, 1130, 1170, 1210,           # 0-7: extrapolated, not offered
+                1250, 1280, 1310, 1405, 1500, 1680, 1860, 1875, 1890, 1905, 1920, 1960, 2000)
+ELO_MIN, ELO_MAX = ELO_OF_SKILL[CALIBRATED_FROM], ELO_OF_SKILL[-1]
 
 SEED_VARIABLE = "SHUAI_SEED"    # an integer: the random choices of every search are reproducible
 
-assert list(ELO_OF_SKILL) == sorted(ELO_OF_SKILL)
+assert len(ELO_OF_SKILL) == MAX_SKILL + 1 and list(ELO_OF_SKILL) == sorted(set(ELO_OF_SKILL))
 
 
 def node_cap(skill: int) -> Optional[int]:

@@ -8,6 +8,8 @@
   ``tests/data/chess-openings.epd``.  Shuai's Elo at that setting is E plus the Elo difference measured; a level
   that is honest scores about 50%.  Needs ``apt-get install -y stockfish`` (Debian's 15.1 takes UCI_Elo
   1350-2850; calibrated by its authors at longer time controls, see /work/shared/NOTES.md).
+  ``--skill-at S:E ...``: also Shuai at ``Skill Level`` S against Stockfish at ``UCI_Elo`` E, the points that
+  ``engine.levels.ELO_OF_SKILL`` is fitted to (``--elos`` with no value: those alone).
 * ``--xiangqi``: the skill ladder: adjacent skills of ``--skills`` (default 0 5 10 15 20) against each other,
   and each against a fixed reference, ``--reference`` (default MaxQi over xboard; Fairy-Stockfish at a
   ``Skill Level``: ``--reference "proto=uci option.Skill\\ Level=5 /usr/games/fairy-stockfish"``), ``--games``
@@ -85,19 +87,37 @@ def row(r: dict, *extra) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def stockfish_spec(args, elo: int) -> str:
+    return (f"name=Stockfish-{elo} proto=uci option.UCI_LimitStrength=true option.UCI_Elo={elo} "
+            f"option.Hash=16 'option.Move Overhead=100' {args.stockfish}")
+
+
 def chess(args) -> list[str]:
+    """Shuai at each ``--elos`` E (UCI_LimitStrength) against Stockfish at E, then each ``--skill-at S:E``:
+    Shuai at ``Skill Level`` S against Stockfish at E (the points ``ELO_OF_SKILL`` is fitted to)."""
     if not (shutil.which(args.stockfish) or os.access(args.stockfish, os.X_OK)):
         sys.exit(f"{args.stockfish} not found: apt-get install -y stockfish (or give --stockfish PATH)")
-    lines = ["| Shuai (UCI_LimitStrength) | Stockfish (UCI_LimitStrength) | games | W-D-L | score | Elo difference "
+    lines = ["| Shuai | Stockfish (UCI_LimitStrength) | games | W-D-L | score | Elo difference "
              "| Shuai's Elo on Stockfish's scale |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    for elo in args.elos:
-        options = {"UCI_LimitStrength": "true", "UCI_Elo": elo}
-        r = play(f"chess-elo{elo}", shuai_spec(f"Shuai-{elo}", options),
-                 f"name=Stockfish-{elo} proto=uci option.UCI_LimitStrength=true option.UCI_Elo={elo} "
-                 f"option.Hash=16 'option.Move Overhead=100' {args.stockfish}", args, "chess", str(ROOT / "tests/data/chess-openings.epd"))
+    openings = str(ROOT / "tests/data/chess-openings.epd")
+    matches = [(f"chess-elo{elo}", shuai_spec(f"Shuai-{elo}", {"UCI_LimitStrength": "true", "UCI_Elo": elo}), elo)
+               for elo in args.elos]
+    matches += [(f"chess-skill{skill}-vs-{elo}", shuai_spec(f"Shuai-skill{skill}", {"Skill Level": skill}), elo)
+                for skill, elo in args.skill_at]
+    for name, shuai, elo in matches:
+        r = play(name, shuai, stockfish_spec(args, elo), args, "chess", openings)
         diff = re.match(r"([+-]?\d+(?:\.\d+)?)", r["elo"])
         lines.append(row(r, f"{elo + float(diff.group(1)):.0f}" if diff else "?"))
     return lines
+
+
+def skill_at(text: str) -> tuple[int, int]:
+    """``S:E`` -- Shuai's ``Skill Level`` S against Stockfish's ``UCI_Elo`` E."""
+    skill, _, elo = text.partition(":")
+    try:
+        return int(skill), int(elo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected SKILL:ELO, got {text!r}") from None
 
 
 def xiangqi(args) -> list[str]:
@@ -122,7 +142,10 @@ def main() -> None:
     parser.add_argument("--xiangqi", action="store_true", help="the xiangqi skill ladder")
     parser.add_argument("--games", type=int, default=None, help="games a match (chess 40, xiangqi 20)")
     parser.add_argument("--tc", default="10+0.1", help="time control, base+increment in seconds (10+0.1)")
-    parser.add_argument("--elos", type=int, nargs="+", default=[1500, 2000])
+    parser.add_argument("--elos", type=int, nargs="*", default=[1500, 2000],
+                        help="Shuai at UCI_Elo E against Stockfish at E (default 1500 2000)")
+    parser.add_argument("--skill-at", type=skill_at, nargs="*", default=[], metavar="S:E",
+                        help="also Shuai at Skill Level S against Stockfish at UCI_Elo E (for fitting ELO_OF_SKILL)")
     parser.add_argument("--skills", type=int, nargs="+", default=[0, 5, 10, 15, 20])
     parser.add_argument("--stockfish", default=STOCKFISH)
     parser.add_argument("--reference", default=f"proto=xboard {MAXQI}",

@@ -37,8 +37,9 @@ def test_full_strength_is_no_level_at_all():
 
 def test_the_options_come_down_to_one_level():
     assert from_options(skill=10) == Level.of(10)
-    assert from_options(limit_strength=True, elo=ELO_MIN) == Level.of(0)
-    assert from_options(limit_strength=True, elo=levels.ELO_OF_SKILL[7] + 1) == Level.of(7)
+    assert from_options(limit_strength=True, elo=ELO_MIN) == Level.of(levels.CALIBRATED_FROM)   # the lowest offered
+    assert from_options(limit_strength=True, elo=1500) == Level.of(12)              # measured: 50% against 1500
+    assert from_options(limit_strength=True, elo=levels.ELO_OF_SKILL[13] + 1) == Level.of(13)
     assert from_options(skill=3, limit_strength=True, elo=ELO_MAX) is None     # UCI_Elo decides when limited
     assert from_options(pruning="none").skill == levels.SKILL_OF_GRADE["none"]
     small = from_options(knowledge="small")
