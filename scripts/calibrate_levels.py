@@ -128,7 +128,7 @@ def xiangqi(args) -> list[str]:
     for low, high in zip(skills, skills[1:]):
         lines.append(row(play(f"xiangqi-skill{high}-vs-{low}", shuai_spec(f"Shuai-skill{high}", {"Skill Level": high}),
                               shuai_spec(f"Shuai-skill{low}", {"Skill Level": low}), args, "xiangqi", openings)))
-    for skill in skills:
+    for skill in skills if args.reference != "none" else ():
         lines.append(row(play(f"xiangqi-skill{skill}-vs-reference",
                               shuai_spec(f"Shuai-skill{skill}", {"Skill Level": skill}),
                               f"name=reference {args.reference}", args, "xiangqi", openings)))
@@ -149,7 +149,8 @@ def main() -> None:
     parser.add_argument("--skills", type=int, nargs="+", default=[0, 5, 10, 15, 20])
     parser.add_argument("--stockfish", default=STOCKFISH)
     parser.add_argument("--reference", default=f"proto=xboard {MAXQI}",
-                        help="the xiangqi ladder's fixed reference, as shuai match's --engine takes it")
+                        help="the xiangqi ladder's fixed reference, as shuai match's --engine takes it "
+                             "('none': the ladder alone)")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--out", default="/tmp/shuai-levels")
     args = parser.parse_args()
