@@ -393,3 +393,29 @@ def test_two_engines_of_one_name_are_numbered(tmp_path):
     res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci")], max_plies=4)
     assert res.names == ["Fake-ucci-none #1", "Fake-ucci-none #2"]
     assert {g.tags["Red"] for g in pgn} == {"Fake-ucci-none #1", "Fake-ucci-none #2"}
+
+
+def test_time_odds_give_each_engine_its_own_clock(tmp_path):
+    """``tc=`` in an engine's spec is its own time control (time odds, as cutechess-cli's per-engine tc): it is
+    the clock that engine is told and judged by, the opponent's increment is told as the opponent's, and the
+    PGN and the summary say both."""
+    spec = EngineSpec.parse(" ".join(FAKE + ["--proto", "uci", "tc=3+0.05"]))
+    assert spec.tc == TimeControl(base=3.0, inc=0.05)
+    with pytest.raises(ValueError, match="bad time control"):
+        EngineSpec.parse("tc=fast /bin/true")
+    log = tmp_path / "traffic.log"
+    res, pgn, lines = run_match(tmp_path, [spec, fake("ucci")], tc="1+0.02", log_path=str(log), max_plies=6)
+    assert any("time odds 3+0.05 vs 1+0.02" in line for line in lines)
+    assert all(rec.reason == "max plies" for _, rec in res.records)
+    for (job, _), g in zip(res.records, pgn):
+        red_tc, black_tc = ("3+0.05", "1+0.02") if job.red == 0 else ("1+0.02", "3+0.05")
+        assert (g.tags["RedTimeControl"], g.tags["BlackTimeControl"]) == (red_tc, black_tc)
+    traffic = log.read_text()
+    uci_go = re.findall(r"go wtime (\d+) btime (\d+) winc (\d+) binc (\d+)", traffic)
+    ucci_go = re.findall(r"go time (\S+) increment (\S+) opptime (\S+) oppincrement (\S+)", traffic)
+    assert uci_go and ucci_go
+    for wtime, btime, winc, binc in uci_go:                  # the UCI engine has the long clock, each its own
+        assert {int(winc), int(binc)} == {50, 20}
+        assert max(int(wtime), int(btime)) > 2000 and min(int(wtime), int(btime)) < 1500
+    for time_, inc, opptime, oppinc in ucci_go:
+        assert float(inc) in (0.02, 20) and float(oppinc) in (0.05, 50)

@@ -16,9 +16,10 @@ ENGINE_HELP = """Engine to play (give two or more; more than two play a round ro
 key=value words set options, the other words are the command.  Keys: proto=ucci|uci|xboard|auto
 (default auto: try UCCI (xiangqi only), then UCI, then xboard), name=NAME, dir=WORKDIR, cmd="COMMAND ARGS", option.NAME=VALUE
 (an engine option), ranks=0|1 (first rank number in xiangqi move strings; UCI engines with a UCI_Variant
-option other than Shuai, i.e. Fairy-Stockfish, default to 1), ms=1|0 (UCCI clock values in milliseconds).
+option other than Shuai, i.e. Fairy-Stockfish, default to 1), ms=1|0 (UCCI clock values in milliseconds),
+tc=SPEC (this engine's own time control, as --tc: time odds).
 Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games/maxqi"
---engine "name=shuai cmd='.venv/bin/python -m engine' option.Hash=64"."""
+--engine "name=shuai cmd='.venv/bin/python -m engine' option.Hash=64"  --engine "tc=30+0.3 /usr/games/maxqi"."""
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -68,7 +68,7 @@ class WrongProtocol(EngineError):
 # Engine description
 # ----------------------------------------------------------------------------------------------------------
 
-_SPEC_KEYS = ("cmd", "proto", "name", "dir", "ranks", "ms")
+_SPEC_KEYS = ("cmd", "proto", "name", "dir", "ranks", "ms", "tc")
 
 
 @dataclass
@@ -89,7 +89,8 @@ class EngineSpec:
     number in move strings, xiangqi only; default 0, or 1 for UCI engines other than Shuai with a ``UCI_Variant``
     option); ``ms`` = 1 | 0
     (UCCI: clock values in milliseconds; default: 1 if the engine offers ``usemillisec`` (which is then set)
-    or is Fairy-Stockfish, which reads UCCI times as milliseconds).
+    or is Fairy-Stockfish, which reads UCCI times as milliseconds); ``tc`` (this engine's own time control, as
+    ``--tc`` takes it: time odds, e.g. ``tc=30+0.3`` against a match's 10+0.1; default the match's).
     """
     cmd: list[str]
     proto: str = "auto"
@@ -97,6 +98,7 @@ class EngineSpec:
     dir: str | None = None
     ranks: int | None = None
     ms: bool | None = None
+    tc: "TimeControl | None" = None
     options: dict[str, str] = field(default_factory=dict)
     detected: str | None = None          # protocol found by probing, remembered for restarts
 
@@ -124,6 +126,8 @@ class EngineSpec:
                     kw["ranks"] = int(value)
                 elif key == "ms":
                     kw["ms"] = value.lower() in ("1", "true", "yes", "on")
+                elif key == "tc":
+                    kw["tc"] = TimeControl.parse(value)
                 else:
                     kw[key] = value
             else:
@@ -332,11 +336,17 @@ class TimeControl:
 
 @dataclass
 class Clocks:
-    """What an engine is told when asked to move: its own and its opponent's remaining time (seconds)."""
+    """What an engine is told when asked to move: its own and its opponent's remaining time (seconds), and the
+    time controls they run under (the same but for time odds)."""
     tc: TimeControl
     own: float
     opp: float
     red_to_move: bool
+    opp_tc: TimeControl | None = None
+
+    @property
+    def opp_inc(self) -> float:
+        return (self.opp_tc or self.tc).inc
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -608,7 +618,7 @@ class UcciEngine(_UciLike):
         if tc.fixed:
             return f"go time {self._t(tc.movetime)} movestogo 1"
         return (f"go time {self._t(clocks.own)} increment {self._t(tc.inc)} "
-                f"opptime {self._t(clocks.opp)} oppincrement {self._t(tc.inc)}")
+                f"opptime {self._t(clocks.opp)} oppincrement {self._t(clocks.opp_inc)}")
 
     def quit(self) -> None:
         if self.p is not None and not self.dead:
@@ -656,9 +666,10 @@ class UciEngine(_UciLike):
         tc = clocks.tc
         if tc.fixed:
             return f"go movetime {max(1, int(tc.movetime * 1000))}"
-        red, black = (clocks.own, clocks.opp) if clocks.red_to_move else (clocks.opp, clocks.own)
-        inc = int(tc.inc * 1000)
-        return f"go wtime {max(0, int(red * 1000))} btime {max(0, int(black * 1000))} winc {inc} binc {inc}"
+        own, opp = (clocks.own, int(tc.inc * 1000)), (clocks.opp, int(clocks.opp_inc * 1000))
+        (red, red_inc), (black, black_inc) = (own, opp) if clocks.red_to_move else (opp, own)
+        return (f"go wtime {max(0, int(red * 1000))} btime {max(0, int(black * 1000))} "
+                f"winc {red_inc} binc {black_inc}")
 
 
 # An xboard engine's answer that refuses a command the game cannot go on without: a move ("Illegal move

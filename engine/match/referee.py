@@ -156,6 +156,12 @@ class ChessReferee:
         return game_result(self.board)
 
 
+def side_tc(engine, default: TimeControl) -> TimeControl:
+    """The time control an engine plays under: its spec's own (``tc=``, time odds), else the match's."""
+    spec = getattr(engine, "spec", None)
+    return getattr(spec, "tc", None) or default
+
+
 def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, path=None,
               red_name: str | None = None, black_name: str | None = None) -> GameRecord:
     """Play one game; engines must be started.  ``path`` (a callable) gives the moves from the initial position
@@ -170,9 +176,10 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
         return rec
 
     setup = GameSetup(opening.fen, path)
+    tcs = [side_tc(eng, opts.tc) for eng in engines]         # time odds: an engine's own tc= in its spec
     for side, eng in enumerate(engines):
         try:
-            eng.new_game(setup, opts.tc)
+            eng.new_game(setup, tcs[side])
         except EngineError as e:
             return lose(side, e.reason, f"{names[side]}: {e}")
 
@@ -182,9 +189,8 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
         rec.result, rec.reason = over
         return rec
 
-    tc = opts.tc
-    grace = opts.margin + opts.margin_fraction * tc.nominal
-    clock = [tc.base, tc.base]
+    grace = [opts.margin + opts.margin_fraction * tc.nominal for tc in tcs]
+    clock = [tc.base for tc in tcs]
     book = len(opening.moves)
     while True:
         if opts.max_plies and len(rec.moves) - book >= opts.max_plies:
@@ -192,24 +198,24 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
             rec.detail = f"adjudicated a draw after {opts.max_plies} plies"
             return rec
         side = referee.side
-        eng = engines[side]
+        eng, tc = engines[side], tcs[side]
         available = tc.movetime if tc.fixed else clock[side]
         late = False
         try:
-            t0 = eng.go(opening.fen, rec.moves, Clocks(tc, clock[side], clock[1 - side], side == 0))
-            got = eng.read_move(t0 + available + grace)
+            t0 = eng.go(opening.fen, rec.moves, Clocks(tc, clock[side], clock[1 - side], side == 0, tcs[1 - side]))
+            got = eng.read_move(t0 + available + grace[side])
             if got is None:
                 late = True
                 eng.stop()
                 got = eng.read_move(time.monotonic() + opts.hang_timeout)
                 if got is None:
                     eng.kill()
-                    raise EngineHung(f"no move {available + grace + opts.hang_timeout:.2f} s after 'go'")
+                    raise EngineHung(f"no move {available + grace[side] + opts.hang_timeout:.2f} s after 'go'")
         except EngineError as e:
             return lose(side, e.reason, f"{names[side]}: {e.reason} ({e})")
         t_reply, reply = got
         elapsed = t_reply - t0
-        if late or elapsed > available + grace:
+        if late or elapsed > available + grace[side]:
             return lose(side, "time forfeit",
                         f"{names[side]} lost on time ({elapsed:.3f} s used, {available:.3f} s available)")
         if reply == RESIGN:

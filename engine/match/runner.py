@@ -235,7 +235,9 @@ class Match:
 
     def _announce(self, concurrency: int, where: str = "") -> None:
         which = "" if self.cfg.game == DEFAULT.name else f" ({self.cfg.game})"       # the default game goes unsaid
-        self.out(f"Match{which}: {len(self.jobs)} games, {self.cfg.tc}, "
+        tcs = [spec.tc or self.cfg.tc for spec in self.cfg.specs]
+        clock = str(self.cfg.tc) if len(set(tcs)) == 1 else "time odds " + " vs ".join(map(str, tcs))
+        self.out(f"Match{which}: {len(self.jobs)} games, {clock}, "
                  f"concurrency {concurrency}{where}"
                  + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and len(self.names) == 2 else ""))
 
@@ -412,6 +414,9 @@ class Match:
         tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
                 first: rec.red, second: rec.black, "TimeControl": self.cfg.tc.pgn(),
                 "PlyCount": str(rec.plies), "Termination": rec.reason}
+        own = [self.cfg.specs[i].tc or self.cfg.tc for i in (job.red, job.black)]
+        if own[0] != own[1]:                        # time odds: each side's clock, as cutechess-cli writes them
+            tags.update({f"{first}TimeControl": own[0].pgn(), f"{second}TimeControl": own[1].pgn()})
         text = game.pgn().format_record(tags, rec.opening.fen, rec.moves, rec.detail or rec.reason, rec.result)
         try:
             with open(self.cfg.pgn_path, "a", encoding="utf-8") as f:
