@@ -116,8 +116,10 @@ def test_level_options_make_one_level():
     assert core.level().skill == 7
     u.cmd_setoption("name UCI_LimitStrength value true".split())
     assert core.level() is None                                             # UCI_Elo's default: the table's top
-    u.cmd_setoption("name UCI_Elo value 1000".split())
-    assert core.level().skill == 0
+    u.cmd_setoption("name UCI_Elo value 1250".split())                   # the lowest offered: skill 8
+    assert core.level().skill == 8
+    with pytest.raises(CommandError, match="UCI_Elo 1000 out of range"):    # skills 0-7 were not measurable
+        u.cmd_setoption("name UCI_Elo value 1000".split())
     core, _ = loaded_core()
     d = ucci.UcciDialect(core)
     d.cmd_setoption("randomness small".split())
