@@ -99,6 +99,14 @@ tune: setup
 wdl: setup
 	$(BIN)/python -m engine.tune wdl --game $(GAME)
 
+# SPSA tuning of the search's parameters (engine/search_params.py) by game pairs between perturbed engines
+# (issue 31): the state in tune/spsa-state.json goes on across sittings (ITERATIONS planned; STOP_AFTER more
+# this sitting); the end prints each parameter's start and tuned value and the SPRT that decides them.
+ITERATIONS ?= 2000
+.PHONY: spsa
+spsa: setup
+	$(BIN)/python -m engine.tune spsa --game $(GAME) --iterations $(ITERATIONS) $(if $(STOP_AFTER),--stop-after $(STOP_AFTER))
+
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

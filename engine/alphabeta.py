@@ -10,7 +10,7 @@ hash move -> winning and equal captures by MVV/LVA -> two killers and the counte
 and continuation history -> losing captures.  Repetitions are found through a small hash of the keys on the
 path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends on the path (a
 repetition, the move limit) is never stored in the table, nor the result of a node whose deciding move led to
-one.
+one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
 order of the previous iteration; the best one found is moved to the front.
@@ -22,7 +22,8 @@ disk; deeper, where nodes are many, only chunks already cached are used (Stockfi
 All state lives in arrays made once by the Python driver (``engine.searcher``):
 
 * ``ctrl`` int64[CTRL_LEN]: stop flag, node counter and limit, selective depth, table age, root results,
-  the number of root moves, the tablebase disk depth and hit counter
+  the number of root moves, the tablebase disk depth and hit counter; then the tunable parameters
+  (``engine.search_params``: margins, depths, reductions, history limits), read at run time (``reset_ctrl``)
 * ``ss``   int32[MAX_PLY + 2, SS_LEN]: per ply the two killers, the PV length, the "path-dependent" flag,
   the static evaluation, the move played and its history index
 * ``pv``   int32[MAX_PLY + 2, MAX_PLY + 2]: triangular PV table
@@ -33,18 +34,19 @@ All state lives in arrays made once by the Python driver (``engine.searcher``):
 import math
 
 import numpy as np
-from numba import typeof, types
+from numba import njit, typeof, types
 
 from .template import Template
 from .scores import DRAW_SCORE, INFINITE, MATE_BOUND, MATE_SCORE, NO_SCORE
 from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, new_table, score_from_tt, tt_probe, tt_store
+from .search_params import INDEX as PARAM_INDEX, PARAMS
 
 # What a game's kernels module supplies (see ``xiangqi/kernels.py`` for the meaning of each).
 GAME_INTERFACE = (
     "new_state", "ST_SIDE", "ST_PLY", "H_MOVE", "H_CLOCK", "H_CHECK", "NULL_MOVE", "GEN_ALL", "GEN_CAPTURES",
     "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
     "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "history_index",
-    "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score", "move_limit_reached",
+    "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score", "MOVE_LIMIT_PLIES",
     "probe_tables", "tables_type",
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
@@ -55,7 +57,14 @@ REP_MASK = 4095                 # the small hash of keys on the path has REP_MAS
 
 C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_ROOT_DONE, C_TB_DEPTH, C_TB_HITS, \
     C_ROOT_MOVES, C_ROOT_FIRST = range(12)
-CTRL_LEN = 12                   # C_ROOT_FIRST: the root searches its moves from this index on (MultiPV)
+C_PARAMS = 12                   # C_ROOT_FIRST: the root searches its moves from this index on (MultiPV)
+CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search_params), read at run time
+(P_HISTORY_LIMIT, P_CONT_HISTORY_LIMIT, P_BONUS_MAX_DEPTH, P_BONUS_QUADRATIC, P_BONUS_LINEAR, P_BONUS_CONSTANT,
+ P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN,
+ P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR,
+ P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
+ P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
+    C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
 SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST = range(7)
@@ -72,42 +81,38 @@ NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 #   [0, F)             butterfly history of quiet moves
 #   [F, 2F)            the countermove to the previous move (a move, not a score)
 #   [2F, 2F + F * F)   continuation history: a quiet move's success after the move one or two plies before it
-# Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.
-HISTORY_LIMIT = 10692
-CONT_HISTORY_LIMIT = 29952
-HISTORY_MAX_BONUS_DEPTH = 15     # deeper cut-offs earn no more
-STAT_OFFSET = 4000               # LMR: a quiet with combined history above this is reduced less, below more
-STAT_DIVISOR = 16384
-
-# Search tunables (plies and centipawns; a soldier is 100).
-FUTILITY_DEPTH = 7              # reverse futility: at most this many plies left ...
-FUTILITY_MARGIN = 140           # ... and the static score this far above beta per ply (one ply less if improving)
-RAZOR_MARGIN = 350              # one ply left and this far below alpha: only captures can help
-NULL_MIN_DEPTH = 3              # null move: from this depth on,
-NULL_BASE_REDUCTION = 3         # reduced by this many plies,
-NULL_DEPTH_DIVISOR = 4          # one more per this many plies of depth,
-NULL_EVAL_DIVISOR = 150         # and one more per this much of static score above beta,
-NULL_EVAL_MAX = 3               # at most this many
-IIR_DEPTH = 6                   # no table move at this depth: search one ply shallower (internal iterative reduction)
-LMP_DEPTH = 8                   # late-move pruning of quiets below this depth, after (LMP_BASE + d*d)/(2 - improving)
-LMP_BASE = 5
-PARENT_FUTILITY_DEPTH = 6       # futility pruning of quiets when the reduced depth is below this and the static
-PARENT_FUTILITY_BASE = 160      # score plus BASE + PER_PLY * reduced depth cannot reach alpha
-PARENT_FUTILITY_PER_PLY = 110
-QS_DELTA_MARGIN = 200           # quiescence: a capture that cannot lift the stand-pat score within this of alpha
-LMR_MIN_DEPTH = 3               # late-move reductions from this depth on, for quiets after the first move
+# Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.  The limits, the
+# bonus, and the search's margins, depths and reductions are the tunable parameters (engine.search_params),
+# read from ctrl[P_...] at run time.
 LMR_SIZE = 64, 256              # the reduction table covers depths and move numbers up to these
 
 
-def _lmr_table():
-    t = np.zeros(LMR_SIZE, np.int32)
-    for d in range(1, LMR_SIZE[0]):
-        for i in range(1, LMR_SIZE[1]):
-            t[d, i] = int(0.5 + math.log(d) * math.log(i) / 1.95)
-    return t
+def _log_table(n):
+    return np.array([0.0] + [math.log(i) for i in range(1, n)])
 
 
-LMR = _lmr_table()
+# Late-move reductions, log d * log i / (LMR_DIVISOR / 100) rounded: the logarithms of depths and move numbers.
+LOG_DEPTH, LOG_MOVE = _log_table(LMR_SIZE[0]), _log_table(LMR_SIZE[1])
+
+
+@njit(cache=True, inline="always")
+def lmr_depth_factor(depth, divisor):
+    """A node's part of its moves' reductions, once per node: log ``depth`` / (``divisor`` / 100)."""
+    return LOG_DEPTH[min(depth, LMR_SIZE[0] - 1)] * (100.0 / divisor)
+
+
+@njit(cache=True, inline="always")
+def lmr_reduction(depth_factor, legal):
+    """The base reduction of the ``legal``-th move at a node with this ``lmr_depth_factor``, rounded (the
+    same numbers as log d * log i / 1.95 at the default divisor, 195, checked by the tests)."""
+    return int(0.5 + depth_factor * LOG_MOVE[min(legal, LMR_SIZE[1] - 1)])
+
+
+def reset_ctrl(ctrl, params) -> None:
+    """A search's ``ctrl`` at its start: the counters and flags cleared, the parameters (``params``:
+    ``search_params.array()``) in their places."""
+    ctrl[:C_PARAMS] = 0
+    ctrl[C_PARAMS:] = params
 
 
 def history_size(history_entries: int) -> int:
@@ -174,6 +179,47 @@ def _enter_node(board, st, hist, keys, ctrl, ss, reps, ply):
         if rep != NO_SCORE:
             ss[ply, SS_PATH_DEP] = 1
     return checked, rep
+
+
+@njit(cache=True, inline="always")
+def sees_move_limit(clock, depth, limit, horizon):
+    """May a search of ``depth`` plies (and ``horizon`` of extensions) from a node whose move clock is at
+    ``clock`` reach the move limit's draw?  Then a table entry does not settle the node: the key does not hold
+    the clock, and the entry may come from the same position far from the limit."""
+    return clock + depth + horizon >= limit
+
+
+@njit(cache=True, inline="always")
+def damped(score, clock, limit, percent):
+    """A static score drawn toward the draw as the move clock runs: by ``percent * clock / limit`` percent of
+    itself (``percent`` of it at the limit), the same for both sides, so that the search prefers to make
+    progress (a capture resets the clock) while it can and does not believe in an edge the limit will erase."""
+    span = 100 * limit
+    kept = span - percent * clock
+    if score >= 0:
+        return score * kept // span
+    return -((-score * kept) // span)
+
+
+@kernel(inline="always")
+def _evaluate(board, st, hist, ctrl):
+    """The game's static evaluation, damped toward the move limit (``damped``)."""
+    return damped(evaluate(board, st), hist[st[ST_PLY], H_CLOCK], MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_DAMPING])
+
+
+@kernel(inline="always")
+def move_limit_reached(st, hist):
+    return hist[st[ST_PLY], H_CLOCK] >= MOVE_LIMIT_PLIES
+
+
+@kernel(inline="always")
+def _has_legal_move(board, st, moves, checked):
+    """Has the side to move a legal move?  (``moves``: a free row of the move stack.)"""
+    n = generate_moves(board, st, moves, GEN_ALL)
+    for i in range(n):
+        if is_legal(board, st, moves[i], checked):
+            return True
+    return False
 
 
 @kernel(inline="always")
@@ -251,7 +297,7 @@ def _gravity(history, i, bonus, limit):
 
 
 @kernel()
-def _update_quiet_stats(board, ss, history, ply, move, depth, moves, order, n_tried):
+def _update_quiet_stats(board, ss, ctrl, history, ply, move, depth, moves, order, n_tried):
     """A quiet move refuted the opponent: it becomes the first killer and the countermove to the previous
     move, and its histories grow; the quiets searched before it (marked in ``order``) shrink."""
     if ss[ply, SS_KILLER1] != move:
@@ -262,8 +308,8 @@ def _update_quiet_stats(board, ss, history, ply, move, depth, moves, order, n_tr
     prev2 = _previous(ss, ply, 2)
     if prev1 >= 0:
         history[size + prev1] = move
-    d = min(depth, HISTORY_MAX_BONUS_DEPTH)
-    bonus = 19 * d * d + 155 * d - 132
+    d = min(depth, ctrl[P_BONUS_MAX_DEPTH])
+    bonus = ctrl[P_BONUS_QUADRATIC] * d * d + ctrl[P_BONUS_LINEAR] * d + ctrl[P_BONUS_CONSTANT]
     for j in range(n_tried + 1):
         m = moves[j]
         if j < n_tried:
@@ -275,11 +321,11 @@ def _update_quiet_stats(board, ss, history, ply, move, depth, moves, order, n_tr
         else:
             continue
         h = history_index(board, m)
-        _gravity(history, h, b, HISTORY_LIMIT)
+        _gravity(history, h, b, ctrl[P_HISTORY_LIMIT])
         if prev1 >= 0:
-            _gravity(history, 2 * size + prev1 * size + h, b, CONT_HISTORY_LIMIT)
+            _gravity(history, 2 * size + prev1 * size + h, b, ctrl[P_CONT_HISTORY_LIMIT])
         if prev2 >= 0:
-            _gravity(history, 2 * size + prev2 * size + h, b, CONT_HISTORY_LIMIT)
+            _gravity(history, 2 * size + prev2 * size + h, b, ctrl[P_CONT_HISTORY_LIMIT])
 
 
 @kernel(inline="always")
@@ -329,16 +375,17 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if rep != NO_SCORE:
         return rep
     if ply >= MAX_PLY:
-        return evaluate(board, st)
+        return _evaluate(board, st, hist, ctrl)
     pv_node = beta - alpha > 1
     hash_move, tt_score = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
-    if tt_score != NO_SCORE:
+    if tt_score != NO_SCORE and not sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES,
+                                                          ctrl[P_MOVE_LIMIT_HORIZON]):
         return tt_score
     alpha0 = alpha
     best = -INFINITE
     stand = -INFINITE
     if not checked:
-        stand = evaluate(board, st)
+        stand = _evaluate(board, st, hist, ctrl)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -359,7 +406,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
         legal += 1
         # Delta pruning: even winning the victim for nothing would leave us well below alpha; and a capture
         # that loses material (SEE) is no way to improve on standing pat.
-        if not checked and (stand + captured_value(board, m) + QS_DELTA_MARGIN <= alpha
+        if not checked and (stand + captured_value(board, m) + ctrl[P_QS_DELTA_MARGIN] <= alpha
                             or order[ply, i] < ORDER_CAPTURE):
             continue
         _do_move(board, st, hist, keys, reps, m)
@@ -411,14 +458,17 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if ctrl[C_STOP] != 0:
             return 0
 
-        # Step 2. Positions decided by the rules: a repetition (judged by the game), the move limit.
+        # Step 2. Positions decided by the rules: a repetition (judged by the game), the move limit (unless
+        # the move that reached it left no legal reply: the referee judges that first).
         if rep != NO_SCORE:
             return rep
         if move_limit_reached(st, hist):
             ss[ply, SS_PATH_DEP] = 1
+            if not _has_legal_move(board, st, moves[ply], checked):    # the last move mated: mate comes first
+                return no_move_score(checked, ply)
             return DRAW_SCORE
         if ply >= MAX_PLY:
-            return evaluate(board, st)
+            return _evaluate(board, st, hist, ctrl)
 
         # Step 3. Mate-distance pruning: no score here can beat a mate found nearer the root.
         alpha = max(alpha, -MATE_SCORE + ply)
@@ -434,7 +484,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
 
         # Step 5. Transposition table: the move to try first, and perhaps a cut.
         hash_move, tt_score = _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node)
-        if tt_score != NO_SCORE:
+        if tt_score != NO_SCORE and not sees_move_limit(hist[n_ply, H_CLOCK], depth, MOVE_LIMIT_PLIES,
+                                                          ctrl[P_MOVE_LIMIT_HORIZON]):
             return tt_score
 
     # Step 6. Static evaluation, and whether it improved on our previous turn (then prune less).
@@ -446,24 +497,24 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         improving = False
         depth += 1                                  # check extension
     else:
-        static = evaluate(board, st)
+        static = _evaluate(board, st, hist, ctrl)
         ss[ply, SS_EVAL] = static
         improving = ply < 2 or ss[ply - 2, SS_EVAL] == -INFINITE or static > ss[ply - 2, SS_EVAL]
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
 
     # Step 7. Razoring: one ply left and far below alpha: only a capture can help.
-    if prunable and depth == 1 and static + RAZOR_MARGIN <= alpha:
+    if prunable and depth == 1 and static + ctrl[P_RAZOR_MARGIN] <= alpha:
         return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
 
     # Step 8. Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
-    if prunable and depth < FUTILITY_DEPTH and static - FUTILITY_MARGIN * (depth - improving) >= beta:
+    if prunable and depth < ctrl[P_FUTILITY_DEPTH] and static - ctrl[P_FUTILITY_MARGIN] * (depth - improving) >= beta:
         return static
 
     # Step 9. Null move: give the opponent a free move; if we still beat beta, this node is not worth a search.
-    if (prunable and depth >= NULL_MIN_DEPTH and hist[n_ply - 1, H_MOVE] != NULL_MOVE and static >= beta
+    if (prunable and depth >= ctrl[P_NULL_MIN_DEPTH] and hist[n_ply - 1, H_MOVE] != NULL_MOVE and static >= beta
             and null_move_allowed(board, st)):
-        r = NULL_BASE_REDUCTION + depth // NULL_DEPTH_DIVISOR + min((static - beta) // NULL_EVAL_DIVISOR,
-                                                                     NULL_EVAL_MAX)
+        r = (ctrl[P_NULL_BASE_REDUCTION] + depth // ctrl[P_NULL_DEPTH_DIVISOR]
+             + min((static - beta) // ctrl[P_NULL_EVAL_DIVISOR], ctrl[P_NULL_EVAL_MAX]))
         key = keys[n_ply, 0]
         reps[key & REP_MASK] += 1
         ss[ply, SS_HIST] = -1
@@ -478,7 +529,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             return beta
 
     # Step 10. Internal iterative reduction: no move from the table at a deep node, so search it shallower.
-    if not root and hash_move == 0 and depth >= IIR_DEPTH:
+    if not root and hash_move == 0 and depth >= ctrl[P_IIR_DEPTH]:
         depth -= 1
 
     # Step 11. The moves: the root's list as the driver ordered it, elsewhere generated and ordered here.
@@ -500,7 +551,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     alpha0 = alpha
     legal = 0
     path_dep = 0
-    lmp_count = (LMP_BASE + depth * depth) // (2 - improving)
+    lmp_count = (ctrl[P_LMP_BASE] + depth * depth) // (2 - improving)
+    lmr_factor = lmr_depth_factor(depth, ctrl[P_LMR_DIVISOR])
     for i in range(first, n):
         if root:
             m = my_moves[i]
@@ -512,14 +564,15 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         capture = is_capture(board, m)
         quiet_order = 0 if root else my_order[i]
         h = history_index(board, m)
-        lmr = LMR[min(depth, LMR_SIZE[0] - 1), min(legal, LMR_SIZE[1] - 1)]
+        lmr = lmr_reduction(lmr_factor, legal)
 
         # Step 12. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored).
-        if (not root and not checked and not capture and best > -MATE_BOUND and depth < LMP_DEPTH
+        if (not root and not checked and not capture and best > -MATE_BOUND and depth < ctrl[P_LMP_DEPTH]
                 and quiet_order < ORDER_KILLER):
             lmr_depth = max(depth - 1 - lmr, 0)
-            if ((legal > lmp_count or (lmr_depth < PARENT_FUTILITY_DEPTH and static + PARENT_FUTILITY_BASE
-                                       + PARENT_FUTILITY_PER_PLY * lmr_depth <= alpha))
+            if ((legal > lmp_count or (lmr_depth < ctrl[P_PARENT_FUTILITY_DEPTH] and static
+                                       + ctrl[P_PARENT_FUTILITY_BASE]
+                                       + ctrl[P_PARENT_FUTILITY_PER_PLY] * lmr_depth <= alpha))
                     and not gives_check(board, st, m)):
                 continue
 
@@ -534,15 +587,16 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                          ply + 1, -beta, -alpha)
         else:
             r = 0
-            if (not root and depth >= LMR_MIN_DEPTH and not capture and quiet_order < ORDER_KILLER
+            if (not root and depth >= ctrl[P_LMR_MIN_DEPTH] and not capture and quiet_order < ORDER_KILLER
                     and not in_check(board, st)):
                 r = lmr
                 if not pv_node:
                     r += 1
                 if not improving:
                     r += 1
-                stat = _quiet_history(history, h, prev1, prev2) - STAT_OFFSET
-                r -= stat // STAT_DIVISOR if stat >= 0 else -((-stat) // STAT_DIVISOR)
+                stat = _quiet_history(history, h, prev1, prev2) - ctrl[P_STAT_OFFSET]
+                divisor = ctrl[P_STAT_DIVISOR]
+                r -= stat // divisor if stat >= 0 else -((-stat) // divisor)
                 r = max(0, min(r, depth - 2))
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
                          ply + 1, -alpha - 1, -alpha)
@@ -573,7 +627,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                     _root_improved(ctrl, my_moves, i, m, score)
                 if score >= beta:
                     if not capture and not root:
-                        _update_quiet_stats(board, ss, history, ply, m, depth, my_moves, my_order, i)
+                        _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
                     break
 
     # Step 15. No legal move (the game says what that means); store what was learnt unless it depends on the path.

@@ -7,6 +7,7 @@ is about 100).  From the top down:
     MATE_BOUND              |score| above this is a mate; everything below is not
     RULE_WIN_SCORE          a win by the repetition rules (perpetual check or chase by the opponent)
     TB_RULE_SCORE - k       a tablebase position decided by the perpetual-check rule, k = its order + ply
+    DISTANCE_BOUND          |score| above this counts plies from the root (the table stores it from the node)
     ...                     evaluations stay far below (|eval| < 20000)
     DRAW_SCORE              0
 
@@ -20,10 +21,14 @@ MATE_BOUND = MATE_SCORE - 1000
 RULE_WIN_SCORE = 28900          # above every evaluation, below every mate: a rule win is never "mate N"
 TB_RULE_SCORE = RULE_WIN_SCORE - 200
 TB_RULE_ORDER_CAP = 500         # orders beyond this share one score (they stay above every evaluation)
+# |score| above this counts a distance from the root (mates, and tablebase rule results: TB_RULE_SCORE - order
+# - ply, at any ply below 200): the transposition table stores such scores relative to the node.
+DISTANCE_BOUND = TB_RULE_SCORE - TB_RULE_ORDER_CAP - 200
 DRAW_SCORE = 0
 NO_SCORE = -32768
 
 assert RULE_WIN_SCORE < MATE_BOUND and TB_RULE_SCORE - TB_RULE_ORDER_CAP - 1000 > 20000
+assert 20000 < DISTANCE_BOUND < TB_RULE_SCORE - TB_RULE_ORDER_CAP - 96
 
 
 def mate_in_moves(score: int):

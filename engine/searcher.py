@@ -56,7 +56,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from . import alphabeta as ab
-from . import levels
+from . import levels, search_params
 from .egtb import DEFAULT_PROBE_DEPTH
 from .files import clip
 from .levels import Level
@@ -146,6 +146,7 @@ def _earlier_lines(lines: list, earlier: list, count: int) -> list:
 
 
 MAX_TB_PV = 64              # plies of a tablebase PV shown
+TABLE_LINE_SECONDS = 0.05   # ... walked for at most this long between iterations (9 plies take 1 ms)
 OVERTAKEN = 2               # a stop flag value: another thread finished this thread's iteration first (_begin)
 VOTE_MARGIN = 20            # centipawns: the weakest thread's vote still counts (see ``vote``)
 NO_NODE_LIMIT = 1 << 62     # the node limit of a search without one
@@ -155,23 +156,28 @@ ASPIRATION_DEPTH = 4        # iterations from this depth on start with a window 
 ASPIRATION_WINDOW = 40      # this wide on each side, doubled at each fail
 
 
-def _aspirated(kernels, args, depth: int, score: int) -> int:
+def _aspirated(kernels, args, depth: int, score: int) -> tuple:
     """One iteration of the root search: from ASPIRATION_DEPTH on within a window around the last ``score``,
-    widened on each side that fails; 0 when stopped (``ctrl`` of ``args`` says)."""
+    widened on each side that fails.  Returns (value, raised): the value (0 when stopped: ``ctrl`` of ``args``
+    says) and, if a pass failed high before the search was stopped, that pass's score (its move is then at the
+    front of the root's moves: a better move than the last iteration's, proved at this depth though not yet by
+    how much), else None."""
     ctrl = args[6]
     window = ASPIRATION_WINDOW
     alpha, beta = (score - window, score + window) if depth >= ASPIRATION_DEPTH else (-INFINITE, INFINITE)
+    raised = None
     while True:
         ctrl[ab.C_SELDEPTH] = 0
         value = int(kernels.pvs(*args, depth, 0, alpha, beta))
         if ctrl[ab.C_STOP]:
-            return value
+            return value, raised
         if value <= alpha:
             alpha = max(-INFINITE, alpha - window)
         elif value >= beta:
+            raised = value
             beta = min(INFINITE, beta + window)
         else:
-            return value
+            return value, None
         window *= 2
 
 
@@ -245,6 +251,7 @@ class Searcher:
         self.books: list = []                   # opening books (engine.book), the first that knows a position
         self.book_best = False                  # play the book's heaviest move rather than draw one by weight
         self._no_tables = TableSet()            # the tables of a level that may not use them
+        self.params = search_params.array()     # the search's tunable parameters (set_params)
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -270,6 +277,12 @@ class Searcher:
     def seed(self, seed: Optional[int] = None) -> None:
         """Seed the random choices (a level's, a book's): ``levels.new_rng``."""
         self.rng = levels.new_rng(seed)
+
+    def set_params(self, values: Optional[dict] = None) -> None:
+        """Search with these tunable parameters (``engine.search_params``: {name: value}, checked there); the
+        others at their defaults.  None or {}: all at their defaults."""
+        self.wait()
+        self.params = search_params.array(values)
 
     def set_threads(self, n: int) -> None:
         """Search with ``n`` threads (from 1; the Threads option bounds it)."""
@@ -325,7 +338,7 @@ class Searcher:
         if limits.level is not None:
             limits = limits.level.restrict(limits)
         self._use_game(pos.game)
-        self.ctrl[:] = 0
+        ab.reset_ctrl(self.ctrl, self.params)
         self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else NO_NODE_LIMIT
         self._pondering = limits.ponder or limits.infinite
         self._infinite = limits.infinite
@@ -544,7 +557,7 @@ class Searcher:
             if depth > limits.floor_depth:
                 ctrl[ab.C_NODE_LIMIT] = node_limit
             self._begin(0, ctrl, depth)
-            value = _aspirated(kernels, args, depth, score)
+            value, raised = _aspirated(kernels, args, depth, score)
             if self._end(0, ctrl, depth):               # a helper finished this depth first: take its result
                 depth, best, score, line = max((c[-1] for c in completed if c and c[-1][0] >= depth),
                                                key=lambda c: c[0])
@@ -555,12 +568,12 @@ class Searcher:
                     break
                 continue
             stopped = bool(ctrl[ab.C_STOP])
-            if stopped and ctrl[ab.C_ROOT_DONE] == 0:
+            if stopped and ctrl[ab.C_ROOT_DONE] == 0 and raised is None:
                 break                                   # nothing finished at this depth: keep the last result
             if stopped and int(root[0]) == best:
                 break
-            best = int(root[0])
-            score = value if not stopped else int(ctrl[ab.C_BEST_SCORE])
+            best = int(root[0])                         # stopped: the best so far, or the move that failed high
+            score = value if not stopped else int(ctrl[ab.C_BEST_SCORE]) if ctrl[ab.C_ROOT_DONE] else raised
             pv_moves = self._table_line(pos, self._root_line(best))
             info = self._info(depth, 0 if table_draw else score, pv_moves, move_name)
             count = min(limits.multipv, len(allowed))
@@ -573,8 +586,8 @@ class Searcher:
             if stopped or self._done(info, limits):
                 break
         self._stop_helpers()
-        if info is None:                                # stopped before depth 1 completed: any legal move
-            info = self._info(0, 0, [best], move_name)
+        if info is None:                                # stopped before depth 1 completed
+            best, info = self._first_iteration(kernels, args, best, move_name)
         elif completed and limits.multipv == 1 and not table_draw:
             depth, move, score, line = vote([(info.depth, best, info.score, None)] + [c[-1] for c in completed if c])
             if move != best:                            # a helper's line won: the GUI sees it before the move
@@ -584,6 +597,25 @@ class Searcher:
         ponder = info.pv[1] if len(info.pv) > 1 else None
         return SearchResult(move_name(best), ponder, info, lines=shown)
 
+    def _first_iteration(self, kernels, args, best: int, move_name) -> tuple:
+        """(move, info) of a search stopped before its first iteration completed: that iteration, searched now
+        without limits (a few milliseconds: one ply and the captures after it), so that the move played is a
+        searched one, not the first in the list.  Still stopped again (a second ``stop``): ``best`` unsearched."""
+        ctrl = self.ctrl
+        with self._lock:
+            ctrl[ab.C_STOP] = 0
+        ctrl[ab.C_NODE_LIMIT] = NO_NODE_LIMIT
+        ctrl[ab.C_ROOT_FIRST] = 0
+        ctrl[ab.C_SELDEPTH] = 0
+        score = int(kernels.pvs(*args, 1, 0, -INFINITE, INFINITE))
+        with self._lock:
+            done = ctrl[ab.C_STOP] == 0
+            ctrl[ab.C_STOP] = 1
+        if not done:
+            return best, self._info(0, 0, [best], move_name)
+        best = int(self.moves[0][0])
+        return best, self._info(1, score, self._root_line(best), move_name)
+
     def _start_helpers(self, kernels, pos, allowed, max_depth) -> list:
         """Start the helper threads on the root (see the module doc); returns the list each fills with its
         completed iterations, (depth, best move, score, PV)."""
@@ -591,7 +623,7 @@ class Searcher:
         self._helper_threads = []
         for index, work in enumerate(self._helpers, 1):
             ctrl = work[0]
-            ctrl[:] = 0
+            ab.reset_ctrl(ctrl, self.params)
             ctrl[ab.C_NODE_LIMIT] = self.ctrl[ab.C_NODE_LIMIT]
             ctrl[ab.C_AGE] = self.age
             ctrl[ab.C_TB_DEPTH] = ab.MAX_PLY            # no disk reads (the chunk cache has one writer)
@@ -615,7 +647,7 @@ class Searcher:
                 continue                                # staggered (never the last: no thread idles at the
                                                         # end of `go depth`); or another thread has finished it
             self._begin(index, ctrl, depth)
-            value = _aspirated(kernels, args, depth, score)
+            value, _ = _aspirated(kernels, args, depth, score)
             best = int(moves[0, 0])
             if self._end(index, ctrl, depth):
                 continue
@@ -695,16 +727,19 @@ class Searcher:
         if after.kind == "draw":
             return [m for rank, m, res in ranked if res.kind == "draw"]
         score = -after.score(1)
-        line = self._table_line(pos, [best])
+        line = self._table_line(pos, [best], seconds=None)
         self.ctrl[ab.C_TB_HITS] = 1 + len(line)
         self.ctrl[ab.C_SELDEPTH] = len(line)
         info = self._info(len(line), score, line, move_name)
         return SearchResult(move_name(best), info.pv[1] if len(info.pv) > 1 else None, info)
 
-    def _table_line(self, pos, pv_moves):
+    def _table_line(self, pos, pv_moves, seconds: Optional[float] = TABLE_LINE_SECONDS):
         """``pv_moves`` continued by the tables' best moves from where it ends, while they know the position
         (up to MAX_TB_PV plies): a PV that enters a table ends there in the search, but shows the way to mate.
-        (The few positions of the PV may read the disk, like nodes near the root.)"""
+        The walk runs in Python outside the kernels and may read chunks from the disk, so it is bounded: it ends
+        when the search is stopped (the clock's hard limit included) and after ``seconds`` (None: no limit but
+        the stop; a root in the tables, whose line is its answer).  A won ending at a low clock never loses on
+        time to its display."""
         tables = self._tables
         line = list(pv_moves)
         if not tables.names:
@@ -712,7 +747,9 @@ class Searcher:
         walk = pos.copy()
         for m in line:
             walk.push(m)
-        while len(line) < MAX_TB_PV:
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        while (len(line) < MAX_TB_PV and not self.ctrl[ab.C_STOP]
+               and (deadline is None or time.perf_counter() < deadline)):
             ranked = tables.rank_moves(walk)
             if not ranked or ranked[0][2].plies is None:    # unknown, a draw, or a rule result: no mating line
                 break

@@ -1,7 +1,8 @@
 """Transposition table: the Zobrist key picks the bucket, an independent 32-bit lock verifies the entry (two
 keys colliding on both is negligible), depth-preferred replacement, bound flags, mate scores stored relative
 to the node (a mate found at ply 10 of one search is a mate in the same number of plies from the node in any
-other).  The move field holds a packed move (``engine.move``: 16 bits, chess promotions included).
+other; the tables' rule results count plies likewise).  The move field holds a packed move (``engine.move``:
+16 bits, chess promotions included).
 
 The table is a structured numpy array of two-entry buckets: slot 0 keeps the deepest result (replaced only by
 an equal or deeper search, or by anything once it is from an older search), slot 1 always takes the newest,
@@ -16,7 +17,7 @@ field is read once (``tt_probe`` returns the values, not the entry).
 import numpy as np
 from numba import njit
 
-from .scores import MATE_BOUND
+from .scores import DISTANCE_BOUND
 
 # An entry is three 32-bit words: the check, then move | score << 16, then depth | flag << 8 | age << 16.
 # Words rather than a structured array because each is read exactly once into a local: numba's record fields
@@ -47,19 +48,20 @@ def cleared(table: np.ndarray) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def score_to_tt(score, ply):
-    """Mate scores count from the root while searching, from the node in the table."""
-    if score > MATE_BOUND:
+    """Scores that count a distance (mates, tablebase rule results: ``DISTANCE_BOUND``) count it from the root
+    while searching, from the node in the table."""
+    if score > DISTANCE_BOUND:
         return score + ply
-    if score < -MATE_BOUND:
+    if score < -DISTANCE_BOUND:
         return score - ply
     return score
 
 
 @njit(cache=True, inline="always")
 def score_from_tt(score, ply):
-    if score > MATE_BOUND:
+    if score > DISTANCE_BOUND:
         return score - ply
-    if score < -MATE_BOUND:
+    if score < -DISTANCE_BOUND:
         return score + ply
     return score
 

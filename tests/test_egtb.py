@@ -721,12 +721,12 @@ def test_the_search_reads_the_disk_only_beyond_egtbply(tbdir):
     from engine.searcher import search_once
     pos = Position(CAPTURE_IN)
     far, far_tbs = tb_searcher(tbdir, probe_depth=99)
-    far._table_line = lambda pos, moves: list(moves)
+    far._table_line = lambda pos, moves, **_: list(moves)
     r = search_once(pos, depth=6, searcher=far)
     stats = far_tbs.stats()
     assert stats["loads"] == 0 and stats["misses"] > 0 and r.info.tbhits == 0 and r.info.mate is None
     near, near_tbs = tb_searcher(tbdir, probe_depth=1)
-    near._table_line = lambda pos, moves: list(moves)
+    near._table_line = lambda pos, moves, **_: list(moves)
     r = search_once(pos, depth=6, searcher=near)
     stats = near_tbs.stats()
     assert stats["search_loads"] == stats["loads"] > 0 and r.info.tbhits > 0 and r.info.mate == 5

@@ -204,3 +204,106 @@ def test_multipv_lines_start_with_different_moves_after_any_stop():
             s.wait()
             assert sorted(last) == [1, 2, 3], nodes
             assert len(set(last.values())) == 3 and set(last.values()) <= legal, (nodes, last)
+
+
+@pytest.mark.parametrize("fen, mate", [
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", "a1a8"),                # chess: the 50-move rule's 100th ply mates
+    ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 119 80", "i0i9"),            # xiangqi: the 60-move rule's 120th ply mates
+])
+def test_a_mate_on_the_last_ply_of_the_move_limit_is_a_mate(fen, mate):
+    """Every quiet move here reaches the move limit; the one that mates wins all the same (the referee judges
+    mate first), where the search used to score it as the draw of the limit like the others."""
+    from engine.game import game_of_fen
+    result = search_once(game_of_fen(fen).position(fen), depth=3)
+    assert result.best == mate and result.info.mate == 1
+
+
+def test_a_stop_before_the_first_iteration_completes_plays_a_searched_move(monkeypatch):
+    """Stopped before depth 1 completed (a `stop` or a hard limit in the first milliseconds), the search
+    completes that iteration unstopped (a few milliseconds) rather than play the first move of its list."""
+    import engine.searcher as searcher_module
+    from engine.alphabeta import C_STOP
+    pos = Position()
+    searched = search_once(pos, depth=1)
+    assert searched.best != pos.game.move_name(pos.legal_moves()[0])      # the list's first is not the move
+
+    def stopped_at_once(kernels, args, depth, score):
+        args[6][C_STOP] = 1
+        return 0, None
+    monkeypatch.setattr(searcher_module, "_aspirated", stopped_at_once)
+    result = search_once(pos, depth=5)
+    assert (result.best, result.info.depth, result.info.score) == (searched.best, 1, searched.info.score)
+
+
+def test_a_stop_after_an_aspiration_fails_high_keeps_the_move_that_failed_high():
+    """An aspiration pass that fails high has found a better move; stopped in the wider re-search before any
+    move completes, the iteration still reports the fail-high (its move is at the front of the root's list)."""
+    import numpy as np
+    from engine.alphabeta import C_STOP, CTRL_LEN
+    from engine.searcher import ASPIRATION_DEPTH, ASPIRATION_WINDOW, _aspirated
+
+    class Kernels:
+        windows = []
+
+        def pvs(self, *args):
+            alpha, beta = args[-2:]
+            self.windows.append((alpha, beta))
+            if len(self.windows) == 1:
+                return beta + 5                     # fails high
+            args[6][C_STOP] = 1                     # stopped during the re-search
+            return 0
+    ctrl = np.zeros(CTRL_LEN, np.int64)
+    args = (None,) * 6 + (ctrl,)
+    assert _aspirated(Kernels(), args, ASPIRATION_DEPTH, 100) == (0, 100 + ASPIRATION_WINDOW + 5)
+    assert Kernels.windows[1][0] == Kernels.windows[0][0] and Kernels.windows[1][1] > Kernels.windows[0][1]
+
+
+def test_the_tables_line_of_a_pv_is_walked_within_its_time_and_the_stop():
+    """The PV's continuation through the tables is walked in Python between iterations, reading chunks from the
+    disk: it is bounded by TABLE_LINE_SECONDS and by the search's stop (the clock's hard limit), so a slow disk
+    cannot make a won ending lose on time.  (It used to walk up to MAX_TB_PV plies, whatever they cost.)"""
+    from engine.alphabeta import C_STOP
+    from engine.searcher import MAX_TB_PV, TABLE_LINE_SECONDS
+
+    class SlowTables:
+        names = ["slow"]
+        probes = 0
+
+        def rank_moves(self, pos):
+            SlowTables.probes += 1
+            time.sleep(0.02)                                    # a chunk read from a slow disk
+            return [(1, pos.legal_moves()[0], type("Result", (), {"plies": 5})())]
+    s = Searcher(1)
+    s._tables = SlowTables()
+    warm = Position()
+    warm.push(warm.legal_moves()[0])                            # the kernels loaded before the clock runs
+    start = time.perf_counter()
+    line = s._table_line(Position(), [])
+    assert 1 <= len(line) < MAX_TB_PV and time.perf_counter() - start < TABLE_LINE_SECONDS + 0.1
+    SlowTables.probes = 0
+    stopper = threading.Timer(0.1, lambda: s.ctrl.__setitem__(C_STOP, 1))
+    stopper.start()
+    start = time.perf_counter()
+    line = s._table_line(Position(), [], seconds=None)           # a root in the tables: only the stop bounds it
+    assert time.perf_counter() - start < 0.1 + 0.1 and 1 <= SlowTables.probes < MAX_TB_PV
+
+
+def test_scores_fade_toward_the_move_limit():
+    """The move limit (60 moves in xiangqi, 50 in chess) draws the game, and nothing in the key tells the
+    search how near it is: static scores are damped as the clock runs (half at the limit), and a table entry
+    does not settle a node whose search may reach the limit.  Before, a position scored the same with the
+    clock at 0 and 100 plies, and a search next to the limit took cuts from searches far from it."""
+    from engine.alphabeta import damped, sees_move_limit
+    assert damped(800, 0, 120, 50) == 800 and damped(800, 120, 120, 50) == 400
+    assert damped(-800, 60, 120, 50) == -600 and damped(-7, 33, 100, 50) == -damped(7, 33, 100, 50)
+    assert damped(800, 60, 120, 0) == 800 and damped(800, 120, 120, 100) == 0
+    assert not sees_move_limit(10, 12, 120, 4) and sees_move_limit(106, 12, 120, 4)
+    assert sees_move_limit(119, 0, 120, 1) and not sees_move_limit(100, 12, 120, 4)
+    fen = "3ak4/4a4/9/9/9/9/4P4/9/9/3K1R3 w - - {} 1"          # Red a rook up, no capture within reach
+    damping = Searcher(16)
+    damping.set_params({"MOVE_LIMIT_DAMPING": 50})           # off by default until an SPRT keeps it
+    fresh = search_once(Position(fen.format(0)), depth=4, searcher=damping).info.score
+    damping.new_game()
+    late = search_once(Position(fen.format(80)), depth=4, searcher=damping).info.score
+    assert fresh > 600 and 0 < late < fresh * 0.8
+    assert search_once(Position(fen.format(80)), depth=4).info.score >= fresh

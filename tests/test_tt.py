@@ -56,3 +56,23 @@ def test_hashfull_counts_the_current_search_per_mille():
         tt.tt_store(table, np.uint64(2 * k), np.uint64(k + 1), 0, 0, 1, tt.BOUND_EXACT, 0, 1)
     assert tt.tt_hashfull(table, 1) == 100
     assert tt.tt_hashfull(table, 2) == 0                          # entries of an older search do not count
+
+
+def test_table_rule_scores_are_stored_relative_to_the_node():
+    """A tablebase result decided by the perpetual-check rule scores RULE_SCORE - order - ply, a distance from
+    the root like a mate: stored at one ply and read back at another, it must be the score the tables give at
+    the second ply (it used to keep the first ply's, a win or loss some plies off)."""
+    from engine.egtb.codes import RULE_BASE
+    from engine.egtb.probe import tb_score
+    for code in (RULE_BASE + 7, RULE_BASE + 6, RULE_BASE + 2 * 600 + 1):      # won, lost, order past the cap
+        for stored_at, read_at in ((3, 9), (12, 1), (0, 40)):
+            assert tt.score_from_tt(tt.score_to_tt(tb_score(code, stored_at), stored_at),
+                                    read_at) == tb_score(code, read_at), (code, stored_at, read_at)
+    table = tt.new_table(1)
+    key, lock = np.uint64(77), np.uint64(0xC0FFEE)
+    tt.tt_store(table, key, lock, 5, tb_score(RULE_BASE + 7, 4), 6, tt.BOUND_EXACT, 4, 1)
+    assert tt.score_from_tt(tt.tt_probe(table, key, lock)[2], 10) == tb_score(RULE_BASE + 7, 10)
+    # Evaluations, draws and rule wins of the repetition judge are plain scores.
+    for score in (0, 1500, -19999):
+        assert tt.score_to_tt(score, 30) == score == tt.score_from_tt(score, 30)
+

@@ -79,11 +79,6 @@ def no_move_score(checked, ply):
     return -MATE_SCORE + ply if checked else DRAW_SCORE
 
 
-@njit(cache=True, inline="always")
-def move_limit_reached(st, hist):
-    return hist[st[ST_PLY], H_CLOCK] >= MOVE_LIMIT_PLIES
-
-
 @njit(cache=True)
 def repetition_score(board, st, hist, keys):
     """A draw if the position occurred before, since the last capture or pawn move and with no null move in

@@ -33,7 +33,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .. import levels
+from .. import levels, search_params
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
 from ..game import GAMES, game_of_fen, game_named
 from ..levels import ELO_MAX, ELO_MIN, GRADES, MAX_SKILL, RANDOMNESS
@@ -129,6 +129,7 @@ class Option:
     max: Optional[int] = None
     vars: tuple = ()                    # combo: the values
     apply: Optional[str] = None
+    check: Optional[Callable] = None    # string: a function that reads the value, raising ValueError if bad
 
     def parse(self, text: str, label: str):
         """The value a GUI sent (``label``: the option's name in its protocol, for the error message)."""
@@ -141,7 +142,13 @@ class Option:
                 raise CommandError(f"{label} must be one of {', '.join(self.vars)}, not {sanitize(text, 20)!r}")
             return text.lower()
         if self.type == "string":
-            return "" if text == "<empty>" else text        # how GUIs send an empty string
+            text = "" if text == "<empty>" else text        # how GUIs send an empty string
+            if self.check is not None:
+                try:
+                    self.check(text)
+                except ValueError as e:
+                    raise CommandError(f"{label}: {e}") from None
+            return text
         return None                                         # a button has no value
 
     def line_parts(self, default=None) -> dict:
@@ -201,6 +208,9 @@ OPTIONS = {
     "own_book": Option("check", False, apply="apply_options"),
     "book_files": Option("string", "", apply="apply_options"),
     "book_best": Option("check", False, apply="apply_options"),
+    # The search's tunable parameters (engine.search_params), NAME=VALUE,... -- for tuners (make spsa) and
+    # experiments; "" is the values the search was proved with
+    "search_params": Option("string", "", apply="apply_options", check=search_params.parse),
 }
 HASH = OPTIONS["hash_mb"]       # also the terminal game's table size, and the limit of every --hash
 
@@ -453,6 +463,9 @@ class EngineCore:
             eng.searcher.set_tablebases(tables)
             self.out.lines(self.table_errors())
         eng.searcher.tb_depth = v["probe_depth"]
+        if applied.get("search_params", "") != v["search_params"]:
+            eng.searcher.set_params(search_params.parse(v["search_params"]))
+            applied["search_params"] = v["search_params"]
         books = (v["book_files"], v["book_best"], self.game.name) if v["own_book"] else None
         if books != applied.get("books"):
             applied["books"] = books

@@ -69,7 +69,8 @@ MAX_MOVES_PER_SESSION = 10 ** 6
 # variant, egtpath) and are not offered again.
 NAMES = {"MultiPV": "multipv", "Move Overhead": "move_overhead", "EGTB": "tables", "EGTBPath": "table_paths",
          "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth", "Skill Level": "skill",
-         "Own Book": "own_book", "Book File": "book_files", "Best Book Move": "book_best", "Clear Hash": "clear_hash"}
+         "Own Book": "own_book", "Book File": "book_files", "Best Book Move": "book_best", "Clear Hash": "clear_hash",
+         "SearchParams": "search_params"}
 BY_LOWER = {name.lower(): name for name in NAMES}
 
 # What the current search is for: its move is played (MOVE), it ponders on the expected reply (PONDER), it

@@ -182,5 +182,51 @@ def wdl(game, games, nodes, seed, workers, out):
     print(f"{model}; wrote {out}, {time.monotonic() - t0:.0f} s")
 
 
+@main.command()
+@GAME_OPTION
+@click.option("--state", default="tune/spsa-state.json", show_default=True,
+              help="The run's state, written after every iteration; an existing one is gone on from.")
+@click.option("--iterations", type=click.IntRange(1, 10 ** 6), default=2000, show_default=True,
+              help="Planned iterations (the gains' schedule depends on it).")
+@click.option("--stop-after", type=click.IntRange(1, 10 ** 6), default=None,
+              help="Stop after this many more iterations (a sitting); --state resumes.")
+@click.option("--pairs", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="Game pairs (one opening, both colours) an iteration.")
+@click.option("--tc", default="2+0.02", show_default=True, help="Time control of the games.")
+@click.option("--params", default="", help="Parameters to tune, comma-separated.  [default: all]")
+@click.option("--rate", type=click.FloatRange(1e-6, 1.0), default=0.002, show_default=True,
+              help="r_end, the learning rate at the end (fishtest's default).")
+@click.option("--openings", default="", help="Openings file.  [default: the game's test openings]")
+@click.option("--engine", default="", help="The engine command.  [default: this Python's -m engine]")
+@click.option("--hash", type=click.IntRange(1, 4096), default=16, show_default=True, help="Hash (MB) of each engine.")
+@click.option("--concurrency", type=click.IntRange(0, 1024), default=2, show_default=True)
+@click.option("--cluster", default=None, help="A Ray address: the games as Ray tasks (see shuai match --cluster).")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63), default=1, show_default=True)
+def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings, engine, hash, concurrency, cluster,
+         seed):
+    """SPSA tuning of the search's parameters (engine.search_params) by game pairs between perturbed engines
+    (make spsa); prints the start and tuned values and the SPRT that decides whether they are kept."""
+    import shlex
+    from pathlib import Path
+    from types import SimpleNamespace
+    from ..files import UnreadableFile, UnwritableFile
+    from ..match.engines import TimeControl
+    from . import spsa as S
+    try:
+        TimeControl.parse(tc)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--tc") from None
+    args = SimpleNamespace(game=game, state=state, iterations=iterations, stop_after=stop_after, pairs=pairs, tc=tc,
+                           params=params, rate=rate, openings=openings or game_named(game).openings,
+                           engine=shlex.split(engine) if engine else [sys.executable, "-m", "engine"], hash=hash,
+                           concurrency=concurrency, cluster=cluster, seed=seed)
+    Path(state).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        result = S.run(args)
+    except (ValueError, UnreadableFile, UnwritableFile) as e:
+        raise click.ClickException(str(e)) from None
+    print(S.report(result))
+
+
 if __name__ == "__main__":
     sys.exit(main())

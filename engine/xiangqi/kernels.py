@@ -14,7 +14,7 @@ from ..scores import MATE_SCORE, NO_SCORE
 from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, PIECE_CODES, NSQ,  # noqa: F401
                     ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON, new_state, make_move, unmake_move,
                     make_null_move, unmake_null_move)
-from .constants import MOVE_LIMIT_PLIES, NAME
+from .constants import MOVE_LIMIT_PLIES, NAME  # noqa: F401
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
 from .repetition import repetition_score  # noqa: F401
@@ -80,11 +80,6 @@ def null_move_allowed(board, st):
 def no_move_score(checked, ply):
     """No legal move loses in xiangqi, in check or not."""
     return -MATE_SCORE + ply
-
-
-@njit(cache=True, inline="always")
-def move_limit_reached(st, hist):
-    return hist[st[ST_PLY], H_CLOCK] >= MOVE_LIMIT_PLIES
 
 
 @njit(cache=True, inline="always")

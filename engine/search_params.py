@@ -1,0 +1,101 @@
+"""The search's tunable parameters: one home for their values, ranges and tuning steps.
+
+The kernels read them at run time from each thread's ``ctrl`` array (from ``alphabeta.C_PARAMS`` on, in the order
+below), not as compiled constants, so that a tuner can play engines with other values without recompiling
+(``engine.tune.spsa``), and a user or a match can set them (the ``SearchParams`` option: ``NAME=VALUE`` pairs
+separated by commas).  The defaults are the values the search was proved with; each parameter's ``step`` is the
+SPSA perturbation at the end of a tuning run (fishtest's ``c_end``), its ``lo``/``hi`` the range a tuner or a user
+may set.
+
+Where a default came from: the history, LMR, bonus and late-move-pruning numbers were Stockfish 10/11's (an idea
+with its published numbers, waiting for our own tuning); the pruning margins and the move-limit terms are ours,
+set by hand and kept by SPRT.  ``make spsa`` tunes them; the README lists each start and tuned value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: int
+    lo: int
+    hi: int
+    step: int
+    doc: str
+
+
+PARAMS = (
+    # History tables (gravity: entry += bonus - entry * |bonus| / LIMIT) and the bonus of a cut-off at depth d.
+    Param("HISTORY_LIMIT", 10692, 2000, 40000, 1000, "butterfly history bound"),
+    Param("CONT_HISTORY_LIMIT", 29952, 5000, 80000, 3000, "continuation history bound"),
+    Param("BONUS_MAX_DEPTH", 15, 6, 30, 2, "deeper cut-offs earn no more"),
+    Param("BONUS_QUADRATIC", 19, 0, 60, 4, "bonus = Q d^2 + L d + C"),
+    Param("BONUS_LINEAR", 155, 0, 500, 20, "bonus = Q d^2 + L d + C"),
+    Param("BONUS_CONSTANT", -132, -500, 300, 30, "bonus = Q d^2 + L d + C"),
+    # Late-move reductions: log d * log i / (LMR_DIVISOR / 100), adjusted by the quiet's history.
+    Param("LMR_DIVISOR", 195, 100, 400, 15, "reduction table divisor, in hundredths"),
+    Param("LMR_MIN_DEPTH", 3, 2, 6, 1, "no reductions below this depth"),
+    Param("STAT_OFFSET", 4000, -4000, 16000, 500, "history above this reduces less"),
+    Param("STAT_DIVISOR", 16384, 4000, 50000, 1500, "history per ply of reduction"),
+    # Pruning.
+    Param("FUTILITY_DEPTH", 7, 2, 12, 1, "reverse futility below this depth"),
+    Param("FUTILITY_MARGIN", 140, 40, 400, 15, "reverse futility margin per ply"),
+    Param("RAZOR_MARGIN", 350, 100, 900, 40, "razoring margin at depth 1"),
+    Param("NULL_MIN_DEPTH", 3, 2, 6, 1, "null move from this depth"),
+    Param("NULL_BASE_REDUCTION", 3, 1, 6, 1, "null move reduction"),
+    Param("NULL_DEPTH_DIVISOR", 4, 2, 10, 1, "one more ply of null reduction per this depth"),
+    Param("NULL_EVAL_DIVISOR", 150, 40, 500, 20, "one more ply per this much static score above beta"),
+    Param("NULL_EVAL_MAX", 3, 0, 6, 1, "at most this many such plies"),
+    Param("IIR_DEPTH", 6, 3, 12, 1, "internal iterative reduction from this depth"),
+    Param("LMP_DEPTH", 8, 3, 14, 1, "late-move pruning below this depth"),
+    Param("LMP_BASE", 5, 0, 14, 1, "late-move pruning after (B + d^2) / (2 - improving) quiets"),
+    Param("PARENT_FUTILITY_DEPTH", 6, 2, 12, 1, "futility pruning of quiets below this reduced depth"),
+    Param("PARENT_FUTILITY_BASE", 160, 30, 500, 20, "its margin: base ..."),
+    Param("PARENT_FUTILITY_PER_PLY", 110, 30, 400, 15, "... plus this per ply"),
+    Param("QS_DELTA_MARGIN", 200, 40, 600, 25, "quiescence delta pruning margin"),
+    # The move limit (60 moves in xiangqi, 50 in chess).
+    Param("MOVE_LIMIT_HORIZON", 4, 0, 16, 1, "plies of extensions beyond the depth that may reach the limit"),
+    Param("MOVE_LIMIT_DAMPING", 0, 0, 100, 8, "percent of a static score lost at the limit"),
+)
+
+INDEX = {p.name: i for i, p in enumerate(PARAMS)}
+DEFAULTS = np.array([p.default for p in PARAMS], np.int64)
+assert all(p.lo <= p.default <= p.hi and p.step > 0 for p in PARAMS)
+
+
+def parse(text: str) -> dict[str, int]:
+    """``NAME=VALUE,NAME=VALUE`` (the option's form; spaces allowed) -> {name: value}, every name known and
+    every value an integer in its range; anything else is a ValueError naming it."""
+    values = {}
+    for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
+        name, eq, value = item.partition("=")
+        name = name.strip().upper()
+        if not eq or name not in INDEX:
+            raise ValueError(f"unknown search parameter {name[:40]!r}" if eq else f"expected NAME=VALUE, got "
+                             f"{item[:40]!r}")
+        try:
+            number = int(value.strip())
+        except ValueError:
+            raise ValueError(f"{name}: not an integer: {value.strip()[:20]!r}") from None
+        p = PARAMS[INDEX[name]]
+        if not p.lo <= number <= p.hi:
+            raise ValueError(f"{name}: {number} is outside {p.lo}..{p.hi}")
+        values[name] = number
+    return values
+
+
+def array(values: dict[str, int] | None = None) -> np.ndarray:
+    """The parameters as the kernels read them: the defaults with ``values`` in their places."""
+    out = DEFAULTS.copy()
+    for name, value in (values or {}).items():
+        out[INDEX[name]] = value
+    return out
+
+
+def format_values(values: dict[str, int]) -> str:
+    """The option's form of ``values`` (what ``parse`` reads)."""
+    return ",".join(f"{name}={value}" for name, value in values.items())

@@ -1,0 +1,109 @@
+"""The search's tunable parameters (engine.search_params), the SearchParams option, and the SPSA tuner
+(engine.tune.spsa): parsing, the engine actually searching with the values set, perturbation and update, and
+the state file that carries a run across sittings."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from engine import search_params
+from engine.search_params import DEFAULTS, INDEX, PARAMS, parse
+from engine.tune import spsa
+
+
+def test_parse_reads_names_and_checks_ranges():
+    assert parse("") == {} and parse(" , ") == {}
+    assert parse("futility_margin=150, LMP_BASE=4;RAZOR_MARGIN = 300") == {
+        "FUTILITY_MARGIN": 150, "LMP_BASE": 4, "RAZOR_MARGIN": 300}
+    for bad, said in (("NOPE=1", "unknown search parameter"), ("FUTILITY_MARGIN", "expected NAME=VALUE"),
+                      ("FUTILITY_MARGIN=ten", "not an integer"), ("FUTILITY_MARGIN=99999", "outside"),
+                      ("LMP_BASE=-1", "outside")):
+        with pytest.raises(ValueError, match=said):
+            parse(bad)
+    values = {"HISTORY_LIMIT": 12000, "BONUS_CONSTANT": -100}
+    assert parse(search_params.format_values(values)) == values
+    a = search_params.array(values)
+    assert a[INDEX["HISTORY_LIMIT"]] == 12000 and a[INDEX["LMP_BASE"]] == PARAMS[INDEX["LMP_BASE"]].default
+    assert np.array_equal(search_params.array(), DEFAULTS)
+
+
+def test_the_search_reads_its_parameters_at_run_time():
+    """The defaults search exactly as the compiled constants did (the same tree); other values, set without
+    recompiling, search another tree; and the defaults again give the first tree back."""
+    from engine.searcher import Searcher, search_once
+    from engine.xiangqi.position import Position
+    fen = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3"
+    s = Searcher(16)
+    first = search_once(Position(fen), depth=7, searcher=s).info.nodes
+    s.new_game()
+    s.set_params({"FUTILITY_MARGIN": 60, "LMP_BASE": 1, "LMR_DIVISOR": 120})
+    other = search_once(Position(fen), depth=7, searcher=s).info.nodes
+    s.new_game()
+    s.set_params(None)
+    again = search_once(Position(fen), depth=7, searcher=s).info.nodes
+    assert first == again and other != first
+
+
+def test_the_option_sets_the_parameters_and_refuses_bad_ones():
+    from engine.protocol.core import OPTIONS, CommandError
+    option = OPTIONS["search_params"]
+    assert option.parse("LMP_BASE=4", "SearchParams") == "LMP_BASE=4"
+    assert option.parse("<empty>", "SearchParams") == ""
+    with pytest.raises(CommandError, match="SearchParams: unknown search parameter"):
+        option.parse("BOGUS=3", "SearchParams")
+
+
+def test_perturbation_is_symmetric_and_clipped():
+    state = spsa.State(iterations=100)
+    delta, plus, minus = spsa.perturbed(state, 1, random.Random(5))
+    c, _ = state.gains(1)
+    for name, d, ci, p in zip(state.names, delta, c, state.params()):
+        assert d in (-1, 1)
+        assert plus[name] == min(p.hi, max(p.lo, round(p.default + ci * d)))
+        assert minus[name] == min(p.hi, max(p.lo, round(p.default - ci * d)))
+    # Gains shrink over the run; at the end c is each parameter's step.
+    c_end, r_end = state.gains(100)
+    assert all(abs(x - p.step) < 1e-9 for x, p in zip(c_end, state.params())) and abs(r_end - 0.002) < 1e-12
+    assert all(a > b for a, b in zip(c, c_end)) and state.gains(1)[1] > r_end
+
+
+def test_update_moves_toward_the_side_that_scored():
+    state = spsa.State(iterations=10, names=["FUTILITY_MARGIN", "LMP_BASE"])
+    start = list(state.theta)
+    spsa.update(state, 1, [1, -1], 2)                    # the + engine won both games
+    assert state.theta[0] > start[0] and state.theta[1] < start[1] and state.k == 1
+    state = spsa.State(iterations=10, names=["LMP_BASE"], theta=[0.0])
+    spsa.update(state, 1, [-1], 2)
+    assert state.theta == [PARAMS[INDEX["LMP_BASE"]].lo]   # clipped to the range
+
+
+def test_state_round_trip_and_hostile_files(tmp_path):
+    state = spsa.State(iterations=50, names=["RAZOR_MARGIN"], theta=[333.5], k=7, games=14, wins=5, draws=4,
+                       losses=5, commit="abc1234", tc="2+0.02", game="xiangqi")
+    path = tmp_path / "state.json"
+    path.write_text(state.to_json())
+    again = spsa.State.load(str(path))
+    assert again == state and again.values() == {"RAZOR_MARGIN": 334}
+    table = spsa.report(again)
+    assert "| RAZOR_MARGIN | 350 | 334 |" in table and "option.SearchParams=RAZOR_MARGIN=334" in table
+    good = json.loads(state.to_json())
+    for change in ({"version": 99}, {"names": ["NOPE"]}, {"theta": ["x"]}, {"theta": [1.0, 2.0]},
+                   {"k": 51}, {"iterations": "50"}, {"theta": [float("inf")]}):
+        path.write_text(json.dumps({**good, **change}))
+        with pytest.raises(ValueError):
+            spsa.State.load(str(path))
+    path.write_text("{not json")
+    with pytest.raises(ValueError):
+        spsa.State.load(str(path))
+
+
+def test_the_reductions_at_the_default_divisor_are_the_table_they_replaced():
+    """log d * log i / 1.95, rounded: computed per node and move now (the divisor is a parameter), the same
+    number at every depth and move number the table covered."""
+    import math
+    from engine.alphabeta import LMR_SIZE, lmr_depth_factor, lmr_reduction
+    for d in range(1, LMR_SIZE[0]):
+        factor = lmr_depth_factor(d, 195)
+        for i in range(1, LMR_SIZE[1]):
+            assert lmr_reduction(factor, i) == int(0.5 + math.log(d) * math.log(i) / 1.95), (d, i)
