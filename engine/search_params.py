@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 
 @dataclass(frozen=True)
 class Param:
@@ -63,7 +61,7 @@ PARAMS = (
 )
 
 INDEX = {p.name: i for i, p in enumerate(PARAMS)}
-DEFAULTS = np.array([p.default for p in PARAMS], np.int64)
+DEFAULTS = tuple(p.default for p in PARAMS)
 assert all(p.lo <= p.default <= p.hi and p.step > 0 for p in PARAMS)
 
 
@@ -88,9 +86,12 @@ def parse(text: str) -> dict[str, int]:
     return values
 
 
-def array(values: dict[str, int] | None = None) -> np.ndarray:
-    """The parameters as the kernels read them: the defaults with ``values`` in their places."""
-    out = DEFAULTS.copy()
+def array(values: dict[str, int] | None = None):
+    """The parameters as the kernels read them (int64 numpy array): the defaults with ``values`` in their places.
+    (numpy is imported here, not with the module: the protocol's options name this module, and the engine's
+    first answer comes before numpy and numba are loaded.)"""
+    import numpy as np
+    out = np.array(DEFAULTS, np.int64)
     for name, value in (values or {}).items():
         out[INDEX[name]] = value
     return out
