@@ -387,3 +387,18 @@ def test_pty_ctrl_c_while_thinking_makes_the_engine_move_now():
     child.expect("red> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_ctrl_c_works_even_when_the_parent_left_sigint_ignored():
+    """Python raises KeyboardInterrupt only if SIGINT was not ignored when it started; a parent (nohup, a
+    background job, a test runner's worker) may leave it ignored, and Ctrl-C at the prompt then did nothing."""
+    import signal
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR",)}
+    env.update({"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color", "PYTHONIOENCODING": "utf-8"})
+    child = pexpect.spawn(sys.executable, ["-m", "engine.play", "--depth", "1", "--no-color"], env=env,
+                          encoding="utf-8", dimensions=(50, 110), timeout=90,
+                          cwd=os.path.dirname(os.path.dirname(__file__)),
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    child.expect("red> ")
+    child.sendintr()
+    child.expect(pexpect.EOF, timeout=20)

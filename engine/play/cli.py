@@ -47,6 +47,10 @@ def play(game, side, movetime, depth, level, book, no_book, fen, force_ascii, co
         sys.stdout.reconfigure(errors="replace")        # never die on a character the terminal lacks
     except (AttributeError, ValueError):
         pass
+    # Ctrl-C is a command here (move now; leave at the prompt): Python raises KeyboardInterrupt only if SIGINT was
+    # not ignored when it started, and a parent may have left it ignored (nohup, a background job, a test runner).
+    import signal
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if game is not None:
         game = game_named(game.lower())
     else:
