@@ -2,7 +2,7 @@
 alpha-beta with quiescence.
 
 Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also
-in quiescence), mate-distance pruning, tablebase probes, static evaluation and "improving", check extension,
+in quiescence; it keeps the static evaluation too, computed once per position it holds), mate-distance pruning, tablebase probes, static evaluation and "improving", check extension,
 razoring, reverse futility, null move reduced by depth and by the margin over beta (guarded for endings
 without pieces), internal iterative reduction, late-move and futility pruning of quiet moves, late-move
 reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE).  Move ordering:
@@ -38,7 +38,7 @@ from numba import njit, typeof, types
 
 from .template import Template
 from .scores import DRAW_SCORE, INFINITE, MATE_BOUND, MATE_SCORE, NO_SCORE
-from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, new_table, score_from_tt, tt_probe, tt_store
+from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, new_table, score_from_tt, tt_probe, tt_store
 from .search_params import INDEX as PARAM_INDEX, PARAMS
 
 # What a game's kernels module supplies (see ``xiangqi/kernels.py`` for the meaning of each).
@@ -204,7 +204,19 @@ def damped(score, clock, limit, percent):
 @kernel(inline="always")
 def _evaluate(board, st, hist, ctrl):
     """The game's static evaluation, damped toward the move limit (``damped``)."""
-    return damped(evaluate(board, st), hist[st[ST_PLY], H_CLOCK], MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_DAMPING])
+    return _damped(evaluate(board, st), st, hist, ctrl)
+
+
+@kernel(inline="always")
+def _damped(raw, st, hist, ctrl):
+    return damped(raw, hist[st[ST_PLY], H_CLOCK], MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_DAMPING])
+
+
+@kernel(inline="always")
+def _raw_evaluation(board, st, tt_static):
+    """The game's static evaluation of the node, undamped: the table's copy where it has one (``tt_static``,
+    else ``NO_EVAL``), computed otherwise."""
+    return np.int64(tt_static) if tt_static != NO_EVAL else evaluate(board, st)
 
 
 @kernel(inline="always")
@@ -342,25 +354,27 @@ def _root_improved(ctrl, root_moves, i, move, score):
 
 @kernel(inline="always")
 def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
-    """(hash move, score): the stored move (0 if none) and, where the stored bound settles this node, its
-    score (NO_SCORE otherwise; PV nodes never take a cut from the table)."""
+    """(hash move, score, static evaluation): the stored move (0 if none); where the stored bound settles this
+    node, its score (NO_SCORE otherwise; PV nodes never take a cut from the table); the stored static
+    evaluation, undamped (NO_EVAL if none)."""
     n_ply = st[ST_PLY]
-    found, move, stored, stored_depth, f = tt_probe(tt, keys[n_ply, 0], keys[n_ply, 1])
+    found, move, stored, stored_depth, f, static = tt_probe(tt, keys[n_ply, 0], keys[n_ply, 1])
     if not found:
-        return 0, NO_SCORE
+        return 0, NO_SCORE, NO_EVAL
     hash_move = np.int64(move)
     if not pv_node and stored_depth >= depth:
         s = score_from_tt(stored, ply)
         if f == BOUND_EXACT or (f == BOUND_LOWER and s >= beta) or (f == BOUND_UPPER and s <= alpha):
-            return hash_move, s
-    return hash_move, NO_SCORE
+            return hash_move, s, np.int64(static)
+    return hash_move, NO_SCORE, np.int64(static)
 
 
 @kernel(inline="always")
-def _store_tt(tt, keys, st, ctrl, move, best, alpha0, beta, depth, ply):
+def _store_tt(tt, keys, st, ctrl, move, best, raw_static, alpha0, beta, depth, ply):
     n_ply = st[ST_PLY]
     flag = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
-    tt_store(tt, keys[n_ply, 0], keys[n_ply, 1], move if best > alpha0 else 0, best, depth, flag, ply, ctrl[C_AGE])
+    tt_store(tt, keys[n_ply, 0], keys[n_ply, 1], move if best > alpha0 else 0, best, raw_static, depth, flag, ply,
+             ctrl[C_AGE])
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -377,7 +391,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if ply >= MAX_PLY:
         return _evaluate(board, st, hist, ctrl)
     pv_node = beta - alpha > 1
-    hash_move, tt_score = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
+    hash_move, tt_score, raw_static = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
     if tt_score != NO_SCORE and not sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES,
                                                           ctrl[P_MOVE_LIMIT_HORIZON]):
         return tt_score
@@ -385,7 +399,8 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     best = -INFINITE
     stand = -INFINITE
     if not checked:
-        stand = _evaluate(board, st, hist, ctrl)
+        raw_static = _raw_evaluation(board, st, raw_static)
+        stand = _damped(raw_static, st, hist, ctrl)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -428,7 +443,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if checked and legal == 0:
         return no_move_score(True, ply)
     if path_dep == 0:
-        _store_tt(tt, keys, st, ctrl, best_move, best, alpha0, beta, 0, ply)
+        _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, 0, ply)
     return best
 
 
@@ -446,6 +461,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     pv_node = beta - alpha > 1
     n_ply = st[ST_PLY]
     hash_move = 0
+    raw_static = NO_EVAL
 
     # Step 1. Enter the node.  The root is not counted, and the game is not over there (the driver knows).
     if root:
@@ -483,7 +499,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             return table_score
 
         # Step 5. Transposition table: the move to try first, and perhaps a cut.
-        hash_move, tt_score = _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node)
+        hash_move, tt_score, raw_static = _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node)
         if tt_score != NO_SCORE and not sees_move_limit(hist[n_ply, H_CLOCK], depth, MOVE_LIMIT_PLIES,
                                                           ctrl[P_MOVE_LIMIT_HORIZON]):
             return tt_score
@@ -493,11 +509,13 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     ss[ply + 2, SS_KILLER2] = 0
     if checked:
         static = -INFINITE
+        raw_static = NO_EVAL
         ss[ply, SS_EVAL] = -INFINITE
         improving = False
         depth += 1                                  # check extension
     else:
-        static = _evaluate(board, st, hist, ctrl)
+        raw_static = _raw_evaluation(board, st, raw_static)
+        static = _damped(raw_static, st, hist, ctrl)
         ss[ply, SS_EVAL] = static
         improving = ply < 2 or ss[ply - 2, SS_EVAL] == -INFINITE or static > ss[ply - 2, SS_EVAL]
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
@@ -635,7 +653,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         return no_move_score(checked, ply)
     ss[ply, SS_PATH_DEP] = path_dep
     if path_dep == 0 and not root:
-        _store_tt(tt, keys, st, ctrl, best_move, best, alpha0, beta, depth, ply)
+        _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, depth, ply)
     return best
 
 

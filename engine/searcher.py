@@ -308,7 +308,7 @@ class Searcher:
         from .tt import BOUND_EXACT, BOUND_LOWER, score_from_tt, tt_probe
         move_name = pos.game.move_name
         key, lock = pos.keys[pos.ply]
-        found, move, score, depth, flag = tt_probe(self.tt, key, lock)
+        found, move, score, depth, flag, _ = tt_probe(self.tt, key, lock)
         if not found:
             return None
         bound = {BOUND_EXACT: "exact", BOUND_LOWER: "lower"}.get(int(flag), "upper")

@@ -21,9 +21,10 @@ LOCK = np.uint64(0xC0FFEE)
 
 
 @njit(inline="always")
-def _consistent(move, score, depth, flag):
+def _consistent(move, score, depth, flag, static):
     """Every write of the hammer makes its fields from one number: a mix of two writes breaks this."""
-    return score == (move * 37) % 20000 - 10000 and depth == move % 100 and flag == 1 + move % 3
+    return (score == (move * 37) % 20000 - 10000 and depth == move % 100 and flag == 1 + move % 3
+            and static == move % 1000 - 500)
 
 
 @njit(nogil=True)
@@ -37,15 +38,16 @@ def _hammer(table, seed, seconds_of_ops, out):
         x ^= x << np.uint64(17)
         key = (x & np.uint64(3)) << np.uint64(1)            # 4 buckets, 8 entries
         move = np.int64((x >> np.uint64(8)) & np.uint64(0xFFFF)) | 1
-        tt.tt_store(table, key, LOCK, move, (move * 37) % 20000 - 10000, move % 100, 1 + move % 3, 0, 1)
-        found, m, s, d, f = tt.tt_probe(table, key ^ np.uint64(2), LOCK)
+        tt.tt_store(table, key, LOCK, move, (move * 37) % 20000 - 10000, move % 1000 - 500, move % 100, 1 + move % 3,
+                    0, 1)
+        found, m, s, d, f, e = tt.tt_probe(table, key ^ np.uint64(2), LOCK)
         if found:
             out[0] += 1
-            if not _consistent(np.int64(m), np.int64(s), np.int64(d), np.int64(f)):
+            if not _consistent(np.int64(m), np.int64(s), np.int64(d), np.int64(f), np.int64(e)):
                 out[1] += 1
         i = np.int64(key ^ np.uint64(2))
-        m, s, d, f, _ = tt._decode(table[i, tt.MOVE_SCORE], table[i, tt.DEPTH_FLAG_AGE])
-        if f != 0 and not _consistent(np.int64(m), np.int64(s), np.int64(d), np.int64(f)):
+        m, s, d, f, _, e = tt._decode(table[i, tt.MOVE_SCORE], table[i, tt.DEPTH_FLAG_AGE])
+        if f != 0 and not _consistent(np.int64(m), np.int64(s), np.int64(d), np.int64(f), np.int64(e)):
             out[2] += 1
 
 
