@@ -1,16 +1,16 @@
 """The search kernels, written once for every game (a template, see ``engine.template``): principal-variation
 alpha-beta with quiescence.
 
-Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also
-in quiescence; it keeps the static evaluation too, computed once per position it holds), mate-distance pruning, tablebase probes, static evaluation and "improving", check extension,
-razoring, reverse futility, null move reduced by depth and by the margin over beta (guarded for endings
-without pieces), internal iterative reduction, late-move and futility pruning of quiet moves, late-move
-reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE).  Move ordering:
-hash move -> winning and equal captures by MVV/LVA -> two killers and the countermove -> quiets by butterfly
-and continuation history -> losing captures.  Repetitions are found through a small hash of the keys on the
-path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends on the path (a
-repetition, the move limit) is never stored in the table, nor the result of a node whose deciding move led to
-one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
+Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also in
+quiescence; it keeps each position's static evaluation, computed once), mate-distance pruning, tablebase probes,
+static evaluation and "improving", check extension, razoring, reverse futility, null move reduced by depth and by
+the margin over beta (guarded for endings without pieces), internal iterative reduction, late-move and futility
+pruning of quiet moves, late-move reductions adjusted by history; quiescence with delta pruning and no losing
+captures (SEE).  Move ordering: hash move -> winning and equal captures by MVV/LVA -> two killers and the
+countermove -> quiets by butterfly and continuation history -> losing captures.  Repetitions are found through a
+small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends
+on the path (a repetition, the move limit) is never stored in the table, nor the result of a node whose deciding
+move led to one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
 order of the previous iteration; the best one found is moved to the front.
@@ -209,6 +209,7 @@ def _evaluate(board, st, hist, ctrl):
 
 @kernel(inline="always")
 def _damped(raw, st, hist, ctrl):
+    """A static evaluation ``raw`` as the node uses it: damped by the node's move clock (``damped``)."""
     return damped(raw, hist[st[ST_PLY], H_CLOCK], MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_DAMPING])
 
 
