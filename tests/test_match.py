@@ -290,12 +290,16 @@ def test_resignation_and_garbage(tmp_path):
 
 
 def test_two_fakes_concurrently_with_autodetection(tmp_path):
-    res, pgn, lines = run_match(tmp_path, [fake("ucci", auto=True), fake("xboard", auto=True)], concurrency=2)
+    # A clock the instant fakes never come near: four processes at once on a machine busy with the rest of the
+    # suite once lost a game on 0.1 s a move (the test is about concurrency and autodetection, not time).
+    res, pgn, lines = run_match(tmp_path, [fake("ucci", auto=True), fake("xboard", auto=True)], concurrency=2,
+                                tc="30+0")
     assert [l for l in lines if l.startswith("Engine ")] == [
         f"Engine 1: Fake-ucci-none (ucci: {' '.join(fake('ucci').cmd)})",
         f"Engine 2: Fake-xboard-none (xboard: {' '.join(fake('xboard').cmd)})"]
     assert len(res.records) == 2 and {rec.red for _, rec in res.records} == {"Fake-ucci-none", "Fake-xboard-none"}
-    assert all(rec.reason == "max plies" and rec.plies == 16 for _, rec in res.records)
+    assert [(rec.reason, rec.plies) for _, rec in res.records] == [("max plies", 16)] * 2, \
+        [rec.detail for _, rec in res.records]
     assert res.pair[(0, 1)].draws == 2
     assert "Score of Fake-ucci-none vs Fake-xboard-none: 0 - 0 - 2" in summary(res)
 
