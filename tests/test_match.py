@@ -291,7 +291,7 @@ def test_resignation_and_garbage(tmp_path):
 
 def test_two_fakes_concurrently_with_autodetection(tmp_path):
     # A clock the instant fakes never come near: four processes at once on a machine busy with the rest of the
-    # suite once lost a game on 0.1 s a move (the test is about concurrency and autodetection, not time).
+    # suite once ended a game before its 16 plies on 0.1 s a move (the test is about concurrency and detection).
     res, pgn, lines = run_match(tmp_path, [fake("ucci", auto=True), fake("xboard", auto=True)], concurrency=2,
                                 tc="30+0")
     assert [l for l in lines if l.startswith("Engine ")] == [
