@@ -51,6 +51,8 @@ SPECIAL = [
     "4k4/9/9/4P4/9/9/9/9/9/3K5 w - - 0 1",
     "3aka3/9/4b4/9/9/9/2N3N2/9/9/3K5 w - - 0 1",
     "4k4/9/9/9/9/4p4/9/4B4/9/2BAKA3 w - - 0 1",                                 # no winning material
+    "3k5/9/9/9/9/9/4r4/9/4N4/4K4 w - - 0 1",                                   # a pinned horse
+    "3k5/9/9/4r4/9/9/4n4/9/9/4K4 b - - 0 1",                                   # a discovered check in waiting
 ]
 
 
@@ -157,7 +159,9 @@ def test_removing_a_rook_swings_by_a_rook():
 def test_piece_order_in_the_opening():
     base = ev(START_FEN)
     loss = {sq: base - ev(remove(START_FEN, sq)) for sq in ("a0", "b0", "b2", "c0", "d0", "e3", "a3")}
-    assert loss["a0"] > loss["b2"] > loss["b0"] > loss["d0"] > loss["e3"] > loss["a3"] > 0
+    # (Round 3's fit: an edge pawn at home is worth about what its absence gives its rook, an open file: zero
+    # within a few centipawns, either way.)
+    assert loss["a0"] > loss["b2"] > loss["b0"] > loss["d0"] > loss["e3"] > loss["a3"] > -10
     assert loss["b0"] > 250 and loss["c0"] > 50
 
 
@@ -175,11 +179,12 @@ def test_pawns_gain_by_crossing():
         if phase == "ending":
             value[phase]["deep"] = fill(r6="4P4") - gone
     assert 80 <= value["middle"]["home"] <= 130
-    # At least 30 more across the river (fitted: 37 in the middle game, 43 in the ending; part of a crossed
-    # pawn's worth is in the threat terms, counted only when it attacks something).
+    # At least 20 more across the river (round 3's fit: 30 in the middle game, 25 in the ending; part of a
+    # crossed pawn's worth is in the threat and palace-attack terms, counted only when it attacks something:
+    # the deep pawn on e6, facing an elephant, gains little more).
     for phase in value:
-        assert value[phase]["river"] > value[phase]["home"] + 30, value
-    assert value["ending"]["deep"] > value["ending"]["home"] + 40, value
+        assert value[phase]["river"] > value[phase]["home"] + 20, value
+    assert value["ending"]["deep"] > value["ending"]["home"], value
 
 
 def test_cannon_is_better_early_than_late():
@@ -255,7 +260,7 @@ def test_mop_up_rewards_confining_the_lone_general():
         bonus = int(mop_up(pos.board, pos.st[ST_KING + 1], 0))
         assert bonus == 40 * denied, fen
     # A one-rook ending that is won scores well above the bare material difference.
-    assert ev(KR_VS_K[2][0]) > 1000
+    assert ev(KR_VS_K[2][0]) > 900
 
 
 def test_no_winning_material_scales_down():
@@ -275,3 +280,72 @@ def test_no_winning_material_scales_down():
     assert ev(pos.fen()) == E.tdiv(fitted, E.NO_WIN_DIVISOR) + E.TEMPO_EG
     # A bare general against a horse and a pawn with Black to move: clearly lost for Black.
     assert ev("4k4/9/9/9/9/2N6/4P4/9/9/3K5 b - - 0 1") < -500
+
+
+def _block(trace, name):
+    return list(trace[E.OFFSET[name]:E.OFFSET[name] + dict(E.LAYOUT)[name]])
+
+
+def test_palace_attacks_count_squares_by_attacker_and_attackers():
+    # Red's rook on f5 sees f6 up to f9: three squares of Black's palace (f7 f8 f9).
+    trace = _trace("3k5/9/9/9/5R3/9/9/9/9/4K4 w - - 0 1")
+    assert _block(trace, "palace_attack_mg") == [3, 0, 0, 0]
+    assert _block(trace, "palace_attackers_mg") == [-1, 1, 0, 0, 0, 0]     # Black: none; Red: one
+    # Add Red's horse on e6 (d8 and f8, leg e7 free) and a cannon on e4 screened by a Red pawn on e5 (e6 is the
+    # horse: beyond the screen the cannon's line ends on it, so no palace square); the rook's line is unchanged.
+    trace = _trace("3k5/9/9/4N4/4PR3/4C4/9/9/9/4K4 w - - 0 1")
+    assert _block(trace, "palace_attack_mg") == [3, 2, 0, 0]
+    assert _block(trace, "palace_attackers_mg") == [-1, 0, 1, 0, 0, 0]
+    # The same for Black, mirrored in colour: negative in Red's view.
+    trace = _trace("4k4/9/9/9/4c4/4pr3/4n4/9/9/3K5 b - - 0 1")
+    assert _block(trace, "palace_attack_mg") == [-3, -2, 0, 0]
+    assert _block(trace, "palace_attackers_mg") == [1, 0, -1, 0, 0, 0]
+    # A crossed pawn beside the palace attacks one square of it (d7, sideways).
+    assert _block(_trace("3k5/9/2P6/9/9/9/9/9/9/4K4 w - - 0 1"), "palace_attack_mg") == [0, 0, 0, 1]
+
+
+def test_pins_and_discovered_checks_on_the_general():
+    # Red's horse on e1 stands alone between Red's general on e0 and Black's rook on e3: pinned (a cost: -1 in
+    # Red's view).
+    trace = _trace("3k5/9/9/9/9/9/4r4/9/4N4/4K4 w - - 0 1")
+    assert _block(trace, "pinned_mg") == [0, 0, -1, 0, 0, 0]
+    assert _block(trace, "discovered_mg") == [0]
+    # Black's horse there instead: a discovered check in waiting against Red.
+    trace = _trace("3k5/9/9/4r4/9/9/4n4/9/9/4K4 b - - 0 1")
+    assert _block(trace, "pinned_mg") == [0] * 6 and _block(trace, "discovered_mg") == [-1]
+    # Two pieces between: neither is pinned.
+    assert _block(_trace("3k5/9/9/9/9/9/4r4/4N4/4N4/4K4 w - - 0 1"), "pinned_mg") == [0] * 6
+    # Between the two generals: only the piece of the general it shields counts, for that side (here Red's
+    # cannon, pinned against Red's general; Black's hollow-cannon term sees the same cannon).
+    trace = _trace("4k4/9/9/9/9/4C4/9/9/9/4K4 w - - 0 1")
+    assert _block(trace, "pinned_mg") == [0, 0, 0, 0, -1, 0]
+    assert _block(trace, "discovered_mg") == [0]
+    # Black's horse on d2 would check Red's general on e0 but for Red's rook on its leg d1: pinned; Black's
+    # rook there instead would be a discovered check in waiting.
+    assert _block(_trace("5k3/9/9/9/9/9/9/3n5/3R5/4K4 w - - 0 1"), "pinned_mg") == [0, 0, 0, -1, 0, 0]
+    assert _block(_trace("5k3/9/9/9/9/9/9/3n5/3r5/4K4 w - - 0 1"), "discovered_mg") == [-1]
+
+
+def test_hanging_pieces_are_the_undefended_attacked_ones():
+    # Red's rook on a4 attacks Black's horse on a7: a threat; no Black piece defends a7, so it hangs too.
+    trace = _trace("3k5/9/n8/9/9/R8/9/9/9/4K4 w - - 0 1")
+    assert _threat_count(trace, "rook", "horse") == 1
+    assert _block(trace, "hanging_mg") == [0, 0, 1, 0, 0, 0]
+    # A Black rook on a9 defends it: still a threat, no longer hanging.
+    trace = _trace("r2k5/9/n8/9/9/R8/9/9/9/4K4 w - - 0 1")
+    assert _threat_count(trace, "rook", "horse") == 1
+    assert _block(trace, "hanging_mg") == [0] * 6
+    # Black's horse on c6 attacks Red's undefended rook on b4 (leg c5 free): negative in Red's view.
+    trace = _trace("3k5/9/9/2n6/9/1R7/9/9/9/4K4 b - - 0 1")
+    assert _block(trace, "hanging_mg") == [0, 0, 0, -1, 0, 0]
+    # A second rook on i7 attacks the same horse: two threats, one hanging piece.
+    trace = _trace("3k5/9/n7R/9/9/R8/9/9/9/4K4 w - - 0 1")
+    assert _threat_count(trace, "rook", "horse") == 2
+    assert _block(trace, "hanging_mg") == [0, 0, 1, 0, 0, 0]
+    # An elephant on c9 defends a7 over its empty eye b8; a Red pawn on the eye takes the defence away.
+    assert _block(_trace("2bk5/9/n8/9/9/R8/9/9/9/4K4 w - - 0 1"), "hanging_mg") == [0] * 6
+    assert _block(_trace("2bk5/1P7/n8/9/9/R8/9/9/9/4K4 w - - 0 1"), "hanging_mg") == [0, 0, 1, 0, 0, 0]
+    # A general defends too: Red's rook on d4 attacks Black's advisor on d9 beside its general on e9; with the
+    # general on e8 instead, the advisor hangs.
+    assert _block(_trace("3ak4/9/9/9/9/3R5/9/9/9/5K3 w - - 0 1"), "hanging_mg") == [0] * 6
+    assert _block(_trace("3a5/4k4/9/9/9/3R5/9/9/9/5K3 w - - 0 1"), "hanging_mg") == [1, 0, 0, 0, 0, 0]

@@ -47,24 +47,10 @@ from ..moving import move_from, move_to
 from .board import KING, BLACK_BIT, KING_TO
 from .evaluate import PIECE_VALUE
 from .movegen import attacker
+from .squareset import EMPTY, ONE, add_square, lowest
 
 # The board during an exchange: a piece that has captured leaves its square holding minus its code (read as empty
-# by every test here), and the square's bit in a 90-bit set (two uint64) says where to put it back.  No array is
-# allocated (numba's heap allocation would cost a third of a short exchange).  Bits are found again with a de
-# Bruijn multiplication.
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-
-
-def _debruijn_table():
-    table = np.zeros(64, np.int64)
-    for i in range(64):
-        table[((1 << i) * int(_DEBRUIJN) % (1 << 64)) >> 58] = i
-    return table
-
-
-_DEBRUIJN_INDEX = _debruijn_table()
-_ONE = np.uint64(1)
-_SHIFT = np.uint64(58)
+# by every test here), and the square's bit in a set of squares (no array allocated) says where to put it back.
 
 
 @njit(cache=True, inline="always")
@@ -91,26 +77,18 @@ def _next_capturer(board, to, side):
 
 
 @njit(cache=True, inline="always")
-def _add_square(lo, hi, s):
-    """The set of squares pieces have captured from (``lo``, ``hi``), with ``s`` added."""
-    if s < 64:
-        return lo | (_ONE << np.uint64(s)), hi
-    return lo, hi | (_ONE << np.uint64(s - 64))
-
-
-@njit(cache=True, inline="always")
 def _restore(board, frm, piece, to, target, lo, hi):
     """Put the board back: the mover, the captured piece, and every piece that captured (its bit set)."""
     board[frm] = piece
     board[to] = target
     while lo:
-        s = _DEBRUIJN_INDEX[((lo & (~lo + _ONE)) * _DEBRUIJN) >> _SHIFT]
+        s = lowest(lo)
         board[s] = -board[s]
-        lo &= lo - _ONE
+        lo &= lo - ONE
     while hi:
-        s = 64 + _DEBRUIJN_INDEX[((hi & (~hi + _ONE)) * _DEBRUIJN) >> _SHIFT]
+        s = 64 + lowest(hi)
         board[s] = -board[s]
-        hi &= hi - _ONE
+        hi &= hi - ONE
 
 
 @njit(cache=True)
@@ -121,8 +99,8 @@ def see(board, move):
     piece = board[frm]
     target = board[to]
     us = piece >> 3
-    lo = np.uint64(0)
-    hi = np.uint64(0)
+    lo = EMPTY
+    hi = EMPTY
     board[frm] = 0
     board[to] = piece
     # Forward minimax of the "stop or capture" chain: alpha = the best balance we can already secure by
@@ -157,7 +135,7 @@ def see(board, move):
             break
         p = board[s]
         board[s] = -p
-        lo, hi = _add_square(lo, hi, s)
+        lo, hi = add_square(lo, hi, s)
         board[to] = p
         if stm == us:
             balance += on_value
@@ -181,8 +159,8 @@ def see_ge(board, move, threshold):
     if balance - PIECE_VALUE[piece & 7] >= threshold:   # even losing the mover is fine
         return True
     us = piece >> 3
-    lo = np.uint64(0)
-    hi = np.uint64(0)
+    lo = EMPTY
+    hi = EMPTY
     board[frm] = 0
     board[to] = piece
     stm = us ^ 1
@@ -196,7 +174,7 @@ def see_ge(board, move, threshold):
         p = board[s]
         on_value = PIECE_VALUE[board[to] & 7]
         board[s] = -p
-        lo, hi = _add_square(lo, hi, s)
+        lo, hi = add_square(lo, hi, s)
         board[to] = p
         stm ^= 1
         if stm == us:
