@@ -22,8 +22,8 @@ Black's.  Terms:
   the number of pieces that attack any of them, so that attackers can be worth more together than apart;
 * threats: each enemy piece (not the general) that a rook, horse, cannon or pawn could capture, a value by the
   attacker's and the victim's kinds;
-* hanging pieces: each piece (not the general) that some enemy piece could capture and none of its own side
-  defends (could recapture on its square), a value by its kind;
+* hanging pieces: each piece (not the general) that an enemy rook, horse, cannon or pawn could capture and none
+  of its own side defends (could recapture on its square), a value by its kind, once however many attack it;
 * a small tempo for the side to move;
 * outside the fitted terms, in won endings: when one side has no rook, horse or cannon left and the other has
   enough to mate, the strong side earns a mop-up bonus for every palace square of the lone general it controls
