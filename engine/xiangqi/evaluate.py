@@ -303,23 +303,25 @@ def _pawn_threats(board, sq, colour, sign, trace):
 
 
 @njit(cache=True, inline="always")
+def _one_step_away(board, steps, sq, piece):
+    """Does ``piece`` stand on one of the squares ``steps[sq]`` lists (a -1 ends the list)?"""
+    for i in range(steps.shape[1]):
+        s = steps[sq, i]
+        if s < 0:
+            return False
+        if board[s] == piece:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _guarded(board, sq, colour):
     """Does a general, advisor or elephant of ``colour`` defend ``sq``?  (Their steps are their own inverses: a
     piece on ``sq`` would reach the defender's square; an elephant's eye must be empty.)"""
     own = colour * BLACK_BIT
-    for i in range(4):
-        s = KING_TO[sq, i]
-        if s < 0:
-            break
-        if board[s] == own + KING:
-            return True
-    for i in range(4):
-        s = ADVISOR_TO[sq, i]
-        if s < 0:
-            break
-        if board[s] == own + ADVISOR:
-            return True
-    for i in range(4):
+    if _one_step_away(board, KING_TO, sq, own + KING) or _one_step_away(board, ADVISOR_TO, sq, own + ADVISOR):
+        return True
+    for i in range(ELEPHANT_TO.shape[1]):
         s = ELEPHANT_TO[sq, i]
         if s < 0:
             break
