@@ -359,7 +359,7 @@ def _palace_attack(at, n, sign, trace):
     return sign * n * W[PALACE_ATTACK_MG + at], sign * n * W[PALACE_ATTACK_EG + at]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)       # called, not inlined: two inlined copies doubled the evaluation's compile time
 def _scan_camp(board, invader, trace):
     """The pieces in the camp that ``invader`` attacks (its opponent's half) -> Camp.  The two calls, one per
     invader, cover the board once."""
