@@ -63,7 +63,7 @@ def test_perturbation_is_symmetric_and_clipped():
         assert minus[name] == min(p.hi, max(p.lo, round(p.default - ci * d)))
     # Gains shrink over the run; at the end c is each parameter's step.
     c_end, r_end = state.gains(100)
-    assert all(abs(x - p.step) < 1e-9 for x, p in zip(c_end, state.params())) and abs(r_end - 0.002) < 1e-12
+    assert all(abs(x - p.step) < 1e-9 for x, p in zip(c_end, state.params())) and abs(r_end - spsa.RATE) < 1e-12
     assert all(a > b for a, b in zip(c, c_end)) and state.gains(1)[1] > r_end
 
 

@@ -194,8 +194,8 @@ def wdl(game, games, nodes, seed, workers, out):
               help="Game pairs (one opening, both colours) an iteration.")
 @click.option("--tc", default="2+0.02", show_default=True, help="Time control of the games.")
 @click.option("--params", default="", help="Parameters to tune, comma-separated.  [default: all]")
-@click.option("--rate", type=click.FloatRange(1e-6, 1.0), default=0.002, show_default=True,
-              help="r_end, the learning rate at the end (fishtest's default).")
+@click.option("--rate", type=click.FloatRange(1e-6, 1.0), default=None,
+              help="r_end, the learning rate at the end.  [default: engine.tune.spsa.RATE, 0.02]")
 @click.option("--openings", default="", help="Openings file.  [default: the game's test openings]")
 @click.option("--engine", default="", help="The engine command.  [default: this Python's -m engine]")
 @click.option("--hash", type=click.IntRange(1, 4096), default=16, show_default=True, help="Hash (MB) of each engine.")
@@ -217,7 +217,8 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--tc") from None
     args = SimpleNamespace(game=game, state=state, iterations=iterations, stop_after=stop_after, pairs=pairs, tc=tc,
-                           params=params, rate=rate, openings=openings or game_named(game).openings,
+                           params=params, rate=S.RATE if rate is None else rate,
+                           openings=openings or game_named(game).openings,
                            engine=shlex.split(engine) if engine else [sys.executable, "-m", "engine"], hash=hash,
                            concurrency=concurrency, cluster=cluster, seed=seed)
     Path(state).parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,10 @@ once from each side) between the engine at θ + c_k Δ and the engine at θ − 
 losses, every parameter moves by r_k c_k R Δᵢ (clipped to its range): towards the side that scored.  The gains
 follow Spall's schedule, parametrised as fishtest does by their values at the end of the run:
 c_k = c_end (N / k)^γ, r_k = r_end ((A + N) / (A + k))^α, with γ = 0.101, α = 0.602, A = N / 10.  Each
-parameter's c_end is its ``step`` (``search_params``); r_end (``--rate``) is the same for all, fishtest's 0.002.
+parameter's c_end is its ``step`` (``search_params``); r_end (``--rate``) is the same for all: ``RATE``, ten times
+fishtest's 0.002, because a run here is a few thousand games, not fishtest's hundred thousand.  With 0.002 and
+2,000 pairs, a 5 Elo difference between θ + c and θ − c moves a parameter by a fifth of its step over the
+whole run (LMP_BASE: 0.2), and the noise of the games by as much; with 0.02, by two steps, and the noise by as much.
 
 The state (θ, the iteration, the games and their results, where it started) is written after every iteration to
 ``--state`` (JSON, atomically), and a run started with an existing state goes on from it: a tuning run of
@@ -27,6 +30,7 @@ from ..files import read_text, write_atomically
 from ..search_params import INDEX, PARAMS, format_values
 
 ALPHA, GAMMA = 0.602, 0.101
+RATE = 0.02                 # r_end: see above
 STATE_VERSION = 1
 
 
@@ -34,7 +38,7 @@ STATE_VERSION = 1
 class State:
     """A tuning run: its settings and where it is."""
     iterations: int                       # N, the planned length (the gains' schedule depends on it)
-    rate: float = 0.002                   # r_end
+    rate: float = RATE                    # r_end
     names: list = field(default_factory=lambda: [p.name for p in PARAMS])
     theta: list = field(default_factory=list)     # the current values (floats), in ``names`` order
     k: int = 0                            # iterations done
