@@ -13,7 +13,7 @@ from engine.match.engines import (Clocks, EngineSpec, GameSetup, TimeControl, fe
                                   start_engine, to_iccs)
 from engine.match.openings import load_openings, parse_opening, path_from_start
 from engine.match.pgn import PgnGame, format_game, parse_pgn
-from engine.match.runner import Match, MatchConfig, schedule, summary
+from engine.match.runner import EnginePool, Match, MatchConfig, schedule, summary
 from engine.match.stats import Sprt, elo_estimate, elo_from_score, los
 from engine.xiangqi.position import Position, START_FEN
 from engine.xiangqi.rules import game_result
@@ -423,3 +423,26 @@ def test_time_odds_give_each_engine_its_own_clock(tmp_path):
         assert max(int(wtime), int(btime)) > 2000 and min(int(wtime), int(btime)) < 1500
     for time_, inc, opptime, oppinc in ucci_go:
         assert float(inc) in (0.02, 20) and float(oppinc) in (0.05, 50)
+
+
+def test_a_pool_keeps_its_engines_between_matches_and_sends_only_the_options_that_changed(tmp_path):
+    """SPSA's matches (engine.tune.spsa) share an EnginePool: the second and third match play with the engines
+    the first started, the third sends the one option whose value changed (then isready), and nothing else."""
+    pool = EnginePool()
+    log = tmp_path / "traffic.log"
+    pids = []
+    try:
+        for run, value in enumerate(("1", "1", "2")):
+            specs = [fake("uci"), fake("uci")]
+            specs[0].options, specs[1].options = {"Hash": value}, {"Hash": "1"}
+            (tmp_path / str(run)).mkdir()
+            res, _, _ = run_match(tmp_path / str(run), specs, pool=pool, log_path=str(log), concurrency=1)
+            assert [rec.reason for _, rec in res.records] == ["max plies"] * 2
+            pids.append(sorted(e.p.proc.pid for free in pool._free.values() for e in free))
+            assert all(e.p.alive() for free in pool._free.values() for e in free)
+        assert len(pids[0]) == 2 and pids[0] == pids[1] == pids[2]
+        sent = re.findall(r" > (uci|setoption name Hash value \d)$", log.read_text(), re.M)
+        assert sent == ["uci", "setoption name Hash value 1"] * 2 + ["setoption name Hash value 2"], sent
+    finally:
+        pool.close()
+    assert not any(pool._free.values())

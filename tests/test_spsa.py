@@ -106,3 +106,27 @@ def test_the_reductions_at_the_default_divisor_are_the_table_they_replaced():
         factor = lmr_depth_factor(d, 195)
         for i in range(1, LMR_SIZE[1]):
             assert lmr_reduction(factor, i) == int(0.5 + math.log(d) * math.log(i) / 1.95), (d, i)
+
+
+def test_a_run_plays_its_iterations_with_the_engines_it_started_once(tmp_path, monkeypatch):
+    """Every iteration is a match of its own, but the engines live through the run (an EnginePool): two engine
+    starts for three iterations, not six.  The fake engines give up at their first move, so every game is Red's
+    loss: each pair 1-1, and θ does not move."""
+    import sys
+    from pathlib import Path
+    from types import SimpleNamespace
+    from engine.game import XIANGQI
+    from engine.match import runner
+    started = []
+    real_start = runner.start_engine
+    monkeypatch.setattr(runner, "start_engine", lambda *a, **kw: started.append(a[0]) or real_start(*a, **kw))
+    fake = [sys.executable, str(Path(__file__).parent / "fakes" / "fake_engine.py"), "--proto", "uci",
+            "--fault", "resign", "--at", "0"]
+    args = SimpleNamespace(game="xiangqi", state=str(tmp_path / "state.json"), iterations=3, stop_after=None,
+                           pairs=1, tc="10+0", params="LMP_BASE", rate=spsa.RATE, openings=XIANGQI.openings,
+                           engine=fake, hash=1, concurrency=1, cluster=None, seed=1)
+    lines = []
+    state = spsa.run(args, out=lines.append)
+    assert (state.k, state.games, state.wins, state.draws, state.losses) == (3, 6, 3, 0, 3)
+    assert state.theta == [float(PARAMS[INDEX["LMP_BASE"]].default)] and len(lines) == 3
+    assert len(started) == 2

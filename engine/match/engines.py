@@ -411,6 +411,13 @@ class Engine:
         self.line_hook = None
 
     # -- helpers --------------------------------------------------------------------------------------------
+    def rebind(self, spec: EngineSpec, log: EngineLog) -> None:
+        """A started engine handed to another match (``runner.EnginePool``): that match's spec (its options are
+        the pool's to send) and traffic log."""
+        self.spec, self.log = spec, log
+        if self.p is not None:
+            self.p.log = log
+
     def _to_engine(self, move: str) -> str:
         """A move of the game record (ICCS / UCI) in the engine's dialect."""
         return from_iccs(move, self.ranks_from) if self.game.iccs else move
@@ -769,8 +776,11 @@ class XboardEngine(Engine):
         if variants is not None and wanted not in variants.split(","):
             raise WrongProtocol(f"{self.spec.label} does not list the {wanted} variant ({variants})")
         for k, v in self.spec.options.items():
-            self.send(f"option {k}={v}")
+            self.setoption(k, v)
         self.sync()
+
+    def setoption(self, name: str, value: str) -> None:
+        self.send(f"option {name}={value}")
 
     def sync(self, timeout: float | None = None) -> None:
         if self.features.get("ping") != "1":

@@ -1,7 +1,8 @@
 """The match runner: schedules games between two or more engines (round robin), plays them on worker
-threads (one game per worker, each worker with its own engine processes), writes PGN, keeps the score and
-stops early when an SPRT decides.  The game is xiangqi (xiangqi PGN, engine.match.pgn) or chess (PGN through
-python-chess, engine.match.chess_pgn): the game's PGN module (``Game.pgn()``) writes the record.
+threads (one game per worker, each worker with its own engine processes, or a pool's kept between matches:
+``EnginePool``), writes PGN, keeps the score and stops early when an SPRT decides.  The game is xiangqi
+(xiangqi PGN, engine.match.pgn) or chess (PGN through python-chess, engine.match.chess_pgn): the game's PGN
+module (``Game.pgn()``) writes the record.
 """
 from __future__ import annotations
 
@@ -44,6 +45,68 @@ class MatchConfig:
                                                 # the first; counted in the score and the SPRT, and the schedule
                                                 # goes on after its games (the next openings)
     cluster: str | None = None              # a Ray address ("auto", "HOST:PORT"): games as Ray tasks
+    pool: EnginePool | None = None          # engines kept running after the match, for the next one (SPSA)
+
+
+class EnginePool:
+    """Started engines kept between matches: SPSA plays thousands of two-game matches between the same two
+    commands with other options each time, and starting the four engines took a third of its CPU.  ``take`` hands
+    out a free live engine of the same command and protocol, sending only the options that changed (``isready``
+    after them), or starts one; ``give`` takes it back after the match; ``close`` quits them all."""
+
+    def __init__(self):
+        self._free: dict[tuple, list] = {}
+        self._options: dict[int, dict] = {}         # id(engine) -> the options it was last set to
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _kind(spec: EngineSpec, game: str) -> tuple:
+        return tuple(spec.cmd), spec.proto, spec.dir, game
+
+    def _pop(self, kind: tuple):
+        with self._lock:
+            free = self._free.get(kind)
+            return free.pop() if free else None
+
+    def take(self, spec: EngineSpec, game: str, log: EngineLog, start):
+        """A live engine for ``spec`` and ``game`` set to the spec's options, writing to ``log``: a free one, or
+        ``start()``'s."""
+        kind = self._kind(spec, game)
+        while (eng := self._pop(kind)) is not None:
+            had = self._options.pop(id(eng), {})
+            if not eng.dead and set(had) <= set(spec.options):      # an option cannot be unset: start afresh
+                changed = {k: v for k, v in spec.options.items() if had.get(k) != v}
+                eng.rebind(spec, log)
+                try:
+                    for k, v in changed.items():
+                        eng.setoption(k, v)
+                    if changed:
+                        eng.sync()
+                    self._options[id(eng)] = dict(spec.options)
+                    return eng
+                except EngineError:
+                    pass
+            eng.quit()
+        eng = start()
+        self._options[id(eng)] = dict(spec.options)
+        return eng
+
+    def give(self, spec: EngineSpec, game: str, eng) -> None:
+        if eng.dead:
+            self._options.pop(id(eng), None)
+            eng.quit()
+            return
+        eng.rebind(spec, EngineLog(None))               # the match's log closes with it
+        with self._lock:
+            self._free.setdefault(self._kind(spec, game), []).append(eng)
+
+    def close(self) -> None:
+        with self._lock:
+            engines = [e for free in self._free.values() for e in free]
+            self._free.clear()
+        for eng in engines:
+            eng.quit()
+        self._options.clear()
 
 
 @dataclass
@@ -171,7 +234,7 @@ class Match:
         names = []
         for spec in self.cfg.specs:
             try:
-                eng = start_engine(spec, self.log, self.cfg.handshake_timeout, game=self.cfg.game)
+                eng = self._start(spec)
             except EngineError as e:
                 raise ValueError(f"engine {spec.label!r} did not start: {e}") from None
             names.append(eng.name)
@@ -226,9 +289,10 @@ class Match:
                 w.join(timeout=2.0)
             self.out("interrupted: engines killed")
         finally:
-            for eng in self._spare.values():
-                eng.quit()
-            kill_all()
+            for idx, eng in self._spare.items():
+                self._release(idx, eng)
+            if self.cfg.pool is None or res.interrupted:
+                kill_all()
             self.log.close()
         res.seconds = time.monotonic() - t_start
         return res
@@ -315,8 +379,20 @@ class Match:
                     self._finished(job, rec)
                     self._measure(engines)
         finally:
-            for eng in engines.values():
-                eng.quit()
+            for idx, eng in engines.items():
+                self._release(idx, eng)
+
+    def _start(self, spec: EngineSpec):
+        """A started engine for ``spec``: from the pool where there is one."""
+        start = lambda: start_engine(spec, self.log, self.cfg.handshake_timeout, game=self.cfg.game)  # noqa: E731
+        return self.cfg.pool.take(spec, self.cfg.game, self.log, start) if self.cfg.pool is not None else start()
+
+    def _release(self, idx: int, eng) -> None:
+        """An engine the match is done with: back to the pool, or quit."""
+        if self.cfg.pool is not None:
+            self.cfg.pool.give(self.cfg.specs[idx], self.cfg.game, eng)
+        else:
+            eng.quit()
 
     def _engine(self, engines: dict, idx: int):
         eng = engines.get(idx)
@@ -329,7 +405,7 @@ class Match:
         if eng is not None and not eng.dead:
             engines[idx] = eng
             return eng
-        eng = start_engine(self.cfg.specs[idx], self.log, self.cfg.handshake_timeout, game=self.cfg.game)
+        eng = self._start(self.cfg.specs[idx])
         engines[idx] = eng
         return eng
 

@@ -113,9 +113,10 @@ def update(state: State, k: int, delta: list[int], result: int) -> None:
     state.k = k
 
 
-def play_batch(plus: dict, minus: dict, args, first_opening: int) -> tuple[int, int, int]:
+def play_batch(plus: dict, minus: dict, args, first_opening: int, pool=None) -> tuple[int, int, int]:
     """Games between SearchParams=plus and SearchParams=minus (``args.pairs`` openings, both colours), by the
-    match runner (locally, or on a Ray cluster): the + engine's (wins, draws, losses)."""
+    match runner (locally, with the engines of ``pool`` where given, or on a Ray cluster): the + engine's (wins,
+    draws, losses)."""
     from ..match.engines import EngineSpec, TimeControl
     from ..match.openings import load_openings
     from ..match.runner import Match, MatchConfig
@@ -126,7 +127,8 @@ def play_batch(plus: dict, minus: dict, args, first_opening: int) -> tuple[int, 
                                  "Hash": str(args.hash)})
              for name, values in (("plus", plus), ("minus", minus))]
     cfg = MatchConfig(specs=specs, tc=TimeControl.parse(args.tc), games=2 * args.pairs, openings=chosen,
-                      concurrency=args.concurrency, game=args.game, cluster=args.cluster, event="spsa")
+                      concurrency=args.concurrency, game=args.game, cluster=args.cluster, event="spsa",
+                      pool=None if args.cluster else pool)
     res = Match(cfg, out=lambda line: None).run()
     t = res.pair[(0, 1)]
     return t.wins, t.draws, t.losses
@@ -158,15 +160,20 @@ def run(args, out=print) -> State:
     rng = random.Random(f"{state.seed}:{state.k}")
     last = state.iterations if args.stop_after is None else min(state.iterations, state.k + args.stop_after)
     t0 = time.monotonic()
-    for k in range(state.k + 1, last + 1):
-        delta, plus, minus = perturbed(state, k, rng)
-        w, d, l = play_batch(plus, minus, args, first_opening=(k - 1) * args.pairs)
-        update(state, k, delta, w - l)
-        state.games += w + d + l
-        state.wins, state.draws, state.losses = state.wins + w, state.draws + d, state.losses + l
-        write_atomically(state_path, [state.to_json().encode()])
-        out(f"iteration {k}/{state.iterations}: +{w} ={d} -{l}, {state.games} games, "
-            f"{time.monotonic() - t0:.0f} s; " + format_values(state.values()))
+    from ..match.runner import EnginePool
+    pool = EnginePool()                 # the engines live through the run: only SearchParams changes
+    try:
+        for k in range(state.k + 1, last + 1):
+            delta, plus, minus = perturbed(state, k, rng)
+            w, d, l = play_batch(plus, minus, args, first_opening=(k - 1) * args.pairs, pool=pool)
+            update(state, k, delta, w - l)
+            state.games += w + d + l
+            state.wins, state.draws, state.losses = state.wins + w, state.draws + d, state.losses + l
+            write_atomically(state_path, [state.to_json().encode()])
+            out(f"iteration {k}/{state.iterations}: +{w} ={d} -{l}, {state.games} games, "
+                f"{time.monotonic() - t0:.0f} s; " + format_values(state.values()))
+    finally:
+        pool.close()
     return state
 
 
