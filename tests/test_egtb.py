@@ -775,3 +775,21 @@ def test_a_drawn_root_is_searched_among_the_drawing_moves(tbdir, values):
         assert tbs.probe(after).kind == "draw", (pos.fen(), r.best)
         assert r.info.nodes > 0 and len(r.info.pv) < 16        # no table line tacked onto a draw
         assert r.info.score == 0 and r.info.mate is None       # the tables' verdict, not the evaluation's
+
+
+def test_a_table_built_under_the_other_rule_setting_is_rebuilt_not_used(tmp_path):
+    """A file built with --no-rule is not one of a ruled build's tables (nor the other way round): ``build``
+    rebuilds it, saying why, and ``load`` refuses it as a smaller table rather than mixing the two."""
+    from engine.egtb.store import TableError
+    Builder(XIANGQI, tmp_path, rule=False).build(["KCvK"])
+    with TableFile(tmp_path / "KCvK.xtb", MAGIC) as f:
+        assert not f.rule_applied
+    logged = []
+    records = Builder(XIANGQI, tmp_path).build(["KCvK"], log=logged.append)
+    assert sorted(r.name for r in records if r.built) == ["KCvK", "KvK"]
+    assert any(line.startswith("rebuilding KCvK.xtb: ") and "built without the perpetual-check rule" in line
+               for line in logged), logged
+    with TableFile(tmp_path / "KCvK.xtb", MAGIC) as f:
+        assert f.rule_applied
+    with pytest.raises(TableError, match="built with the perpetual-check rule; this build has none"):
+        Builder(XIANGQI, tmp_path, rule=False).load(parse_material("KCvK"))

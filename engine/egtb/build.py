@@ -80,6 +80,7 @@ class Builder:
         if material not in self._memo:
             with TableFile(table_path(self.directory, material.name, self.suffix), self.magic) as f:
                 f.check_material(material)
+                self._check_rule(f)
                 self._memo[material] = f.read_all()
         return self._memo[material]
 
@@ -118,11 +119,21 @@ class Builder:
                 log(records[-1].line())
         return records
 
+    def _check_rule(self, f) -> None:
+        """A table built under the other rule setting (``--no-rule``) is not one of this build's: its draws
+        would stand for the rule's results, or the other way round, in every table that captures into it."""
+        if f.rule_applied != self.rule:
+            raise TableError(f"{f.label}: built with the perpetual-check rule; this build has none (--no-rule)"
+                             if f.rule_applied else
+                             f"{f.label}: built without the perpetual-check rule (--no-rule); this build applies it")
+
     def present(self, path, material, log=None):
-        """The record of a table file already built, or None when the file is broken (it is rebuilt)."""
+        """The record of a table file already built, or None when the file is broken or built under the other
+        rule setting (it is rebuilt)."""
         try:
             with TableFile(path, self.magic) as f:
                 f.check_material(material)
+                self._check_rule(f)
                 return BuildRecord(material.name, f.size, 0.0, path.stat().st_size, 0.0, 0, f.max_dist, 0, False)
         except (TableError, OSError) as e:
             if log:

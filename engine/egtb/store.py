@@ -358,6 +358,11 @@ class TableFile:
         """The SHA-256 (hex) of the whole file."""
         return manifest.fd_digest(self._fd)
 
+    @property
+    def rule_applied(self) -> bool:
+        """Was the game's perpetual-check pass run when this table was built (the header's FLAG_RULE)?"""
+        return bool(self.flags & FLAG_RULE)
+
     def check_material(self, material) -> None:
         """TableError unless the header describes ``material`` (its name and size)."""
         if self.name != material.name or self.size != material.size:
