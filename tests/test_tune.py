@@ -170,3 +170,34 @@ def test_chess_fit_lowers_the_loss_and_writes_a_loadable_module(tmp_path):
     params = module["PARAMS"]
     assert [(name, len(params[name])) for name, _ in CE.LAYOUT] == list(CE.LAYOUT)
     assert np.allclose(params_vector(path, "chess"), np.round(res.w))
+
+
+def test_compare_reads_older_parameter_modules_and_refuses_bad_ones_before_fitting(tmp_path):
+    """``fit --compare`` takes a module written before some terms existed (they count as zeros: the evaluation
+    without them, and the report says which); a module with a block the evaluation has not, a block of another
+    size, or no PARAMS at all is one error line -- before the fit, not after minutes of it."""
+    import pytest
+    from click.testing import CliRunner
+    from engine.tune.__main__ import main as tune_main
+    from engine.tune.fit import params_vector
+    params = params_of(E.W.astype(float), "xiangqi")
+    dropped = E.LAYOUT[-3][0]
+    older = tmp_path / "older.py"
+    write_params(older, {k: v for k, v in params.items() if k != dropped}, {"source": "test"}, game="xiangqi")
+    filled = []
+    w = params_vector(older, "xiangqi", filled)
+    at, size = E.OFFSET[dropped], dict(E.LAYOUT)[dropped]
+    assert filled == [dropped] and not w[at:at + size].any()
+    assert np.array_equal(np.delete(w, range(at, at + size)), np.delete(E.W, range(at, at + size)))
+    bad = {"extra.py": {**params, "no_such_term": [1]}, "long.py": {**params, dropped: [1] * (size + 1)}}
+    for name, blocks in bad.items():
+        write_params(tmp_path / name, blocks, {"source": "test"}, game="xiangqi")
+    (tmp_path / "garbage.py").write_text("PARAMS = 7\n")
+    for name, said in (("extra.py", "blocks the xiangqi evaluation has not: no_such_term"),
+                       ("long.py", f"blocks of the wrong size: {dropped} \\({size + 1}, expected {size}\\)"),
+                       ("garbage.py", "not a parameter module")):
+        with pytest.raises(ValueError, match=said):
+            params_vector(tmp_path / name, "xiangqi")
+        r = CliRunner().invoke(tune_main, ["fit", "--data", str(tmp_path / "missing.gz"), "--out",
+                                           str(tmp_path / "out.py"), "--compare", str(tmp_path / name)])
+        assert r.exit_code == 2 and said.split(":")[0] in r.output and "Traceback" not in r.output, r.output

@@ -97,6 +97,13 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
     l2 = tuning.DEFAULT_L2 if l2 is None else l2
     data_path = data_path or tuning.DATA
     out = out or str(Path(E.__file__).with_name("eval_params.py"))
+    others = []                             # read before the fit: a bad file fails at once, not after it
+    for path in compare:
+        filled = []
+        try:
+            others.append((path, params_vector(path, game, filled), filled))
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--compare") from None
     t0 = time.monotonic()
     rows = itertools.islice(read_positions(data_path), limit)
     data = build_dataset(rows, game)
@@ -109,9 +116,9 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
                   progress=lambda it, loss: print(f"iteration {it}: loss {loss:.6f}", flush=True))
     check = (f"held-out {held_out.size} positions: {loss_of(held_out, res.w, res.k, lam):.6f} fitted, "
              f"{loss_of(held_out, w0, res.k, lam):.6f} at the start") if held_out.size else "none"
-    for path in compare:
-        w_other = params_vector(path, game)
+    for path, w_other, filled in others:
         check += f"; {path}: {loss_of(held_out if held_out.size else data, w_other, res.k, lam):.6f}"
+        check += f" (without {', '.join(filled)})" if filled else ""
     print(check)
     factor = search_scale(res.w, occurrences(data), game) if scale else 1.0
     digest = data_digest(data_path)

@@ -277,11 +277,29 @@ def params_of(w: np.ndarray, game: str = DEFAULT.name) -> dict:
     return {name: [int(round(x)) for x in w[ev.OFFSET[name]:ev.OFFSET[name] + size]] for name, size in ev.LAYOUT}
 
 
-def params_vector(path, game: str = DEFAULT.name) -> np.ndarray:
+def params_vector(path, game: str = DEFAULT.name, filled: list | None = None) -> np.ndarray:
     """The parameter vector of a parameter module (as ``params.write_params`` writes them), e.g. to measure the
-    loss of other values than those in use."""
+    loss of other values than those in use.  Blocks the module lacks (it was written before those terms existed)
+    count as zeros, the evaluation without them, and their names are added to ``filled``; a module that cannot
+    be read, or has a block the evaluation has not or one of another size, is a ValueError (one line)."""
     import runpy
     from ..evaluation import load_vector
+    from ..files import clip
     ev = evaluation(game)
-    params = runpy.run_path(str(path))["PARAMS"]
-    return load_vector(params, ev.LAYOUT, ev.TABLE_SIZE, ev.table_values).astype(np.float64)
+    try:
+        params = runpy.run_path(str(path))["PARAMS"]
+        sizes = {name: len(values) for name, values in params.items()}
+    except Exception as e:                  # any error of the module: it is not one
+        raise ValueError(f"{clip(path, 200)}: not a parameter module ({clip(e)})") from None
+    layout = dict(ev.LAYOUT)
+    unknown = sorted(name for name in sizes if name not in layout)
+    if unknown:
+        raise ValueError(f"{clip(path, 200)}: blocks the {game} evaluation has not: {clip(', '.join(unknown))}")
+    wrong = [f"{name} ({sizes[name]}, expected {layout[name]})" for name in sizes if sizes[name] != layout[name]]
+    if wrong:
+        raise ValueError(f"{clip(path, 200)}: blocks of the wrong size: {clip(', '.join(wrong))}")
+    missing = [name for name, _ in ev.LAYOUT if name not in params]
+    if filled is not None:
+        filled.extend(missing)
+    full = {name: params[name] if name in params else (0,) * size for name, size in ev.LAYOUT}
+    return load_vector(full, ev.LAYOUT, ev.TABLE_SIZE, ev.table_values).astype(np.float64)
