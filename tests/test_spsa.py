@@ -130,3 +130,27 @@ def test_a_run_plays_its_iterations_with_the_engines_it_started_once(tmp_path, m
     assert (state.k, state.games, state.wins, state.draws, state.losses) == (3, 6, 3, 0, 3)
     assert state.theta == [float(PARAMS[INDEX["LMP_BASE"]].default)] and len(lines) == 3
     assert len(started) == 2
+
+
+def test_ctrl_c_stops_the_run_and_keeps_the_state_of_the_last_whole_iteration(tmp_path, monkeypatch):
+    """The match runner takes Ctrl-C itself (it kills the engines, drops the games in play and returns): the
+    run must stop there too, not count the broken batch and go on with the next iteration."""
+    from types import SimpleNamespace
+    from engine.match import runner
+    calls = []
+
+    def fake_run(self):
+        calls.append(1)
+        res = runner.MatchResult(["plus", "minus"])
+        res.pair = {(0, 1): runner.Tally(1, 0, 0) if len(calls) == 1 else runner.Tally()}
+        res.interrupted = len(calls) == 2
+        return res
+    monkeypatch.setattr(runner.Match, "run", fake_run)
+    args = SimpleNamespace(game="xiangqi", state=str(tmp_path / "state.json"), iterations=5, stop_after=None,
+                           pairs=1, tc="10+0", params="LMP_BASE", rate=spsa.RATE, openings=None, engine=["true"],
+                           hash=1, concurrency=1, cluster=None, seed=1)
+    monkeypatch.setattr("engine.match.openings.load_openings", lambda *a: [None])
+    with pytest.raises(KeyboardInterrupt):
+        spsa.run(args, out=lambda line: None)
+    state = spsa.State.load(args.state)
+    assert len(calls) == 2 and (state.k, state.games, state.wins) == (1, 1, 1)

@@ -130,6 +130,8 @@ def play_batch(plus: dict, minus: dict, args, first_opening: int, pool=None) -> 
                       concurrency=args.concurrency, game=args.game, cluster=args.cluster, event="spsa",
                       pool=None if args.cluster else pool)
     res = Match(cfg, out=lambda line: None).run()
+    if res.interrupted:                 # Ctrl-C: the runner took it and dropped the games in play; so does the run
+        raise KeyboardInterrupt
     t = res.pair[(0, 1)]
     return t.wins, t.draws, t.losses
 
