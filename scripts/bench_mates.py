@@ -80,7 +80,7 @@ class Prover:
             if self.queries >= self.budget:
                 raise _Budget
             self.queries += 1
-            best, *_ = self.engine.searcher(fen, line, self.movetime, newgame=False)
+            best, *_ = self.engine.search(fen, line, self.movetime, newgame=False)
             ok = bool(best) and best not in tried and self._mates(fen, line + [best], n, pv)
         self.cache[key] = ok
         return ok
@@ -109,7 +109,7 @@ def load_puzzles(path: Path) -> list[dict]:
 
 def run_one(engine: UciEngine, fen: str, movetime: int) -> dict:
     try:
-        best, scored, last, wall = engine.searcher(fen, movetime=movetime)
+        best, scored, last, wall = engine.search(fen, movetime=movetime)
     except EngineError as e:
         return {"error": str(e), "wall": float("nan"), "mate": None, "pv": [], "nodes": 0}
     mate = scored.get("value") if scored.get("kind") == "mate" else None
