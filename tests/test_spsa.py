@@ -154,3 +154,47 @@ def test_ctrl_c_stops_the_run_and_keeps_the_state_of_the_last_whole_iteration(tm
         spsa.run(args, out=lambda line: None)
     state = spsa.State.load(args.state)
     assert len(calls) == 2 and (state.k, state.games, state.wins) == (1, 1, 1)
+
+
+def test_sigterm_stops_a_background_run_with_its_engines(tmp_path):
+    """``make spsa`` left running in the background (where SIGINT is ignored) is stopped by SIGTERM: the run
+    ends with the state of its last whole iteration and a line saying so, and takes its engines with it (they
+    live in sessions of their own and would otherwise run on)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    marker = f"sigterm-test-{os.getpid()}"
+    fake = f"{sys.executable} {Path(__file__).parent / 'fakes' / 'fake_engine.py'} --proto uci --fault resign " \
+           f"--at 0 --name {marker}"
+    state = tmp_path / "state.json"
+    proc = subprocess.Popen([sys.executable, "-m", "engine.tune", "spsa", "--engine", fake, "--state", str(state),
+                             "--iterations", "100000", "--tc", "10+0", "--params", "LMP_BASE", "--concurrency", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=Path(__file__).resolve().parents[1])
+
+    def engines() -> list[int]:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(int(pid))
+            except OSError:
+                pass
+        return found
+    try:
+        deadline = time.monotonic() + 60
+        while not (state.exists() and spsa.State.load(str(state)).k >= 2) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert engines(), "the run's engines should be running"
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "interrupted: the state of the last whole iteration is in" in out, out
+    k = spsa.State.load(str(state)).k
+    assert k >= 2 and spsa.State.load(str(state)).games == 2 * k
+    time.sleep(0.5)
+    assert engines() == []

@@ -105,7 +105,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         raise click.UsageError("give at least two --engine options")
 
     from .openings import load_openings, openings_game
-    from .runner import Match, MatchConfig, check_appendable, summary
+    from .runner import Match, MatchConfig, check_appendable, stop_on_sigterm, summary
     try:
         if openings:
             found = openings_game(openings)
@@ -148,14 +148,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         line.n = done
         line.set_postfix_str(score.split(":", 1)[-1].strip(), refresh=True)
 
-    def terminate(signum, frame):       # SIGTERM: stop like Ctrl-C (kill the engines, print the table so far)
-        raise KeyboardInterrupt
-
-    import signal
-    try:
-        signal.signal(signal.SIGTERM, terminate)
-    except ValueError:                  # not the main thread (e.g. under a test runner)
-        pass
+    stop_on_sigterm()                   # SIGTERM: stop like Ctrl-C (kill the engines, print the table so far)
     try:
         runner = Match(cfg, out=out, progress=None if line.disable else advance)
         result = runner.run()

@@ -48,6 +48,20 @@ class MatchConfig:
     pool: EnginePool | None = None          # engines kept running after the match, for the next one (SPSA)
 
 
+def stop_on_sigterm() -> None:
+    """Make SIGTERM stop a run as Ctrl-C does (the runner kills its engines, which live in sessions of their own
+    and would outlive the process, and the caller reports what it has).  A job started in the background ignores
+    SIGINT, so SIGTERM is how it is stopped.  Only the main thread may set a handler: elsewhere nothing is done."""
+    import signal
+
+    def terminate(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        signal.signal(signal.SIGTERM, terminate)
+    except ValueError:                  # not the main thread (e.g. under a test runner)
+        pass
+
+
 class EnginePool:
     """Started engines kept between matches: SPSA plays thousands of two-game matches between the same two
     commands with other options each time, and starting the four engines took a third of its CPU.  ``take`` hands

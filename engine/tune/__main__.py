@@ -229,10 +229,15 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
                            engine=shlex.split(engine) if engine else [sys.executable, "-m", "engine"], hash=hash,
                            concurrency=concurrency, cluster=cluster, seed=seed)
     Path(state).parent.mkdir(parents=True, exist_ok=True)
+    from ..match.runner import stop_on_sigterm
+    stop_on_sigterm()                   # a run in the background is stopped by SIGTERM: its engines with it
     try:
         result = S.run(args)
     except (ValueError, UnreadableFile, UnwritableFile) as e:
         raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        print(f"interrupted: the state of the last whole iteration is in {state}; the same command goes on")
+        sys.exit(130)
     print(S.report(result))
 
 
