@@ -64,9 +64,10 @@ def stop_on_sigterm() -> None:
 
 class EnginePool:
     """Started engines kept between matches: SPSA plays thousands of two-game matches between the same two
-    commands with other options each time, and starting the four engines took a third of its CPU.  ``take`` hands
-    out a free live engine of the same command and protocol, sending only the options that changed (``isready``
-    after them), or starts one; ``give`` takes it back after the match; ``close`` quits them all."""
+    commands with other options each time, and starting four engines a match made an iteration take 15 s instead
+    of 8.  ``take`` hands out a free live engine of the same command and protocol, sending only the options that
+    changed (``isready`` after them), or starts one; ``give`` takes it back after the match; ``close`` quits them
+    all."""
 
     def __init__(self):
         self._free: dict[tuple, list] = {}
