@@ -71,7 +71,7 @@ def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluste
     r = CliRunner().invoke(tb, ["build", "--cluster", "auto", "--dir", str(remote), "--slice-above", "100000",
                                 "--slices", "3", "KRvKN", "KCPvKA"])
     assert r.exit_code == 0, r.output
-    assert "KRvKN: 729000 entries" in r.output and "1597 changed by the perpetual-check rule" in r.output
+    assert "KRvKN: 729000 entries" in r.output and "1597 changed by the rule" in r.output
     assert _files(remote) == _files(local)
     # the actors mapped the smaller tables from one raw file per machine, in the user's private scratch
     # directory, deleted at the end

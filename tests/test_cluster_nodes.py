@@ -61,7 +61,7 @@ def test_two_nodes_joined_by_address_build_a_sliced_table_and_play_a_match(tmp_p
                            cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "nodes 2 CPUs 2" in r.stdout
-    assert "KRvKN: 729000 entries" in r.stdout and "1597 changed by the perpetual-check rule" in r.stdout
+    assert "KRvKN: 729000 entries" in r.stdout and "1597 changed by the rule" in r.stdout
     assert _files(local) == _files(remote)
     assert not list(Path(tempfile.gettempdir()).glob("shuai-subs-KRvKN-*"))
     assert "on Ray (2 CPUs)" in r.stdout and "Finished: 4 games" in r.stdout

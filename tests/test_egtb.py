@@ -525,8 +525,8 @@ def test_perpetual_check_is_no_draw(tbdir, memory_values):
     it a draw; under the Asian rules Black (the perpetual checker) loses."""
     tbs = Tablebases(tbdir)
     pos = Position(PERPETUAL)
-    assert str(tbs.probe(pos)) == "loss (perpetual check rule)"
-    plain, _ = generate_table(parse_material("KRvKN"), Builder(XIANGQI, tbdir).load, rule=False)
+    assert str(tbs.probe(pos)) == "loss (perpetual check or chase rule)"
+    plain, _ = generate_table(parse_material("KRvKN"), Builder(XIANGQI, tbdir).load, rule="none")
     spec = parse_material("KRvKN").spec()
     work = np.zeros(MAX_SLOTS, np.int64)
     assert plain[encode_board(pos.board, pos.side, spec, False, work)] == 0      # "draw" without the rule
@@ -777,19 +777,143 @@ def test_a_drawn_root_is_searched_among_the_drawing_moves(tbdir, values):
         assert r.info.score == 0 and r.info.mate is None       # the tables' verdict, not the evaluation's
 
 
-def test_a_table_built_under_the_other_rule_setting_is_rebuilt_not_used(tmp_path):
-    """A file built with --no-rule is not one of a ruled build's tables (nor the other way round): ``build``
-    rebuilds it, saying why, and ``load`` refuses it as a smaller table rather than mixing the two."""
+@pytest.mark.parametrize("other", ["none", "check"])
+def test_a_table_built_under_another_rule_is_rebuilt_not_used(tmp_path, other):
+    """A file built under another --rule is not one of this build's tables: ``build`` rebuilds it, saying why,
+    and ``load`` refuses it as a smaller table rather than mixing the two."""
     from engine.egtb.store import TableError
-    Builder(XIANGQI, tmp_path, rule=False).build(["KCvK"])
+    Builder(XIANGQI, tmp_path, rule=other).build(["KCvK"])
     with TableFile(tmp_path / "KCvK.xtb", MAGIC) as f:
-        assert not f.rule_applied
+        assert f.rule == other and f.rule_applied == (other != "none")
     logged = []
     records = Builder(XIANGQI, tmp_path).build(["KCvK"], log=logged.append)
     assert sorted(r.name for r in records if r.built) == ["KCvK", "KvK"]
-    assert any(line.startswith("rebuilding KCvK.xtb: ") and "built without the perpetual-check rule" in line
-               for line in logged), logged
+    assert any(line.startswith("rebuilding KCvK.xtb: ") and f"built under --rule {other}; this build is --rule "
+               "chase" in line for line in logged), logged
     with TableFile(tmp_path / "KCvK.xtb", MAGIC) as f:
-        assert f.rule_applied
-    with pytest.raises(TableError, match="built with the perpetual-check rule; this build has none"):
-        Builder(XIANGQI, tmp_path, rule=False).load(parse_material("KCvK"))
+        assert f.rule == "chase" and f.rule_applied
+    with pytest.raises(TableError, match=f"built under --rule chase; this build is --rule {other}"):
+        Builder(XIANGQI, tmp_path, rule=other).load(parse_material("KCvK"))
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Perpetual chase
+# ------------------------------------------------------------------------------------------------------------
+
+def test_chase_labels_of_unmoves_are_the_referees():
+    """The generator labels a move into a position from the position after it, by un-moving (both mirror
+    images, generals included): the move it finds (its index) and whether it chases must be what the referee's
+    definition says of the same move played forwards on the board before it."""
+    from engine.moving import move_from, move_to
+    from engine.xiangqi.repetition import MAX_IDS, chase_pairs, gives_chase
+    from engine.xiangqi.tables.moves import MAX_PREDECESSORS, predecessors
+    from engine.xiangqi.tables.rule import move_chases, set_ids
+    m = parse_material("KRvKNA")                 # chasers on both sides, a defender that protects
+    spec, slots, nslots = m.spec(), m.slot_pieces(), int(m.spec()[3])
+    psq, work = np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(90, np.int8)
+    froms = np.zeros(32, np.int64)
+    preds, moved, origin = (np.zeros(MAX_PREDECESSORS, np.int64) for _ in range(3))
+    counted = np.zeros(MAX_PREDECESSORS, np.bool_)
+    ids = np.full(90, -1, np.int64)
+    after, before = np.zeros(MAX_IDS, np.uint64), np.zeros(MAX_IDS, np.uint64)
+    buf, buf2 = np.zeros(256, np.int32), np.zeros(256, np.int32)
+    rng = random.Random(7)
+    moves = chasing = mirrored = 0
+    while moves < 3000:
+        idx = rng.randrange(m.size)
+        side = decode(idx, spec, psq, board)
+        try:
+            after_pos = Position(board_fen(board, side))
+        except FenError:
+            continue                                     # not a legal position
+        mover = side ^ 1
+        y, st = after_pos.board, after_pos.st
+        set_ids(psq, nslots, ids)
+        chase_pairs(y, st, mover, ids, after, buf, buf2)
+        n = predecessors(spec, slots, psq, board, froms, mover, preds, counted, moved, origin)
+        decode(idx, spec, psq, board)
+        for j in range(n):
+            s, frm, to = int(moved[j]), int(origin[j]), int(psq[moved[j]])
+            chased = move_chases(y, st, psq, nslots, s, frm, mover, ids, after, before, buf, buf2)
+            x = y.copy()
+            x[frm], x[to] = x[to], 0
+            # (a predecessor with both generals on the middle file is stored in both images: either index)
+            assert preds[j] in (encode_board(x, mover, spec, False, work), encode_board(x[MIRROR], mover, spec, False,
+                                                                                          work))
+            try:
+                before_pos = Position(board_fen(x, mover))
+            except FenError:
+                continue                                 # an illegal predecessor: never a drawn entry
+            move = [mv for mv in before_pos.legal_moves() if move_from(mv) == frm and move_to(mv) == to]
+            assert len(move) == 1
+            assert bool(chased) == bool(gives_chase(before_pos.board, before_pos.st, move[0])), (before_pos.fen(), frm, to)
+            moves += 1
+            chasing += bool(chased)
+            mirrored += not counted[j]
+    assert chasing > 100 and mirrored > 100             # both kinds of move, both images, were seen
+
+
+def test_rule_goals_are_what_can_happen():
+    """One round per kind of perpetual attack that can occur: checks by a side with a rook, horse, cannon or
+    soldier; chases of each enemy group by a side with a chaser -- not of advisors and elephants by advisors and
+    elephants (each side's stay on their own half), never by soldiers or generals."""
+    def goals(name, chase=True):
+        return [(side, what) for side, _, what in parse_material(name).rule_goals(chase)]
+    assert goals("KRvK") == [(0, "check")]
+    assert goals("KPvKAA") == [(0, "check"), (1, "chase of P")]            # advisors meet a crossed soldier
+    assert goals("KRvKAB") == [(0, "check"), (0, "chase of A"), (0, "chase of B"), (1, "chase of R")]
+    assert goals("KAAvKB") == []
+    assert goals("KRvKN", chase=False) == [(0, "check"), (1, "check")]
+    # a goal is the mask of its group's slots (generals 0 and 1, then the groups in index order)
+    assert [g for _, g, _ in parse_material("KRvKAAB").rule_goals()] == [0, 0b11000, 0b100000, 0b100]
+
+
+def test_skipping_rounds_that_remove_nothing_changes_no_value(monkeypatch, tbdir):
+    """A whole table skips the rounds ``rule_trapped``/``rule_held`` say remove nothing (a sliced build runs
+    them all): with every round run, KRvKN (checks decided by the rule, chase rounds with positions trapped)
+    comes out the same, code for code."""
+    from engine.egtb import rule
+    load = Builder(XIANGQI, tbdir).load
+    skipped, _ = generate_table(parse_material("KRvKN"), load)
+    calls = []
+    real = rule.WholeTable.trapped
+
+    def counting(self, checker, goal):
+        calls.append(real(self, checker, goal))
+        return -1                                       # unknown: run the round
+    monkeypatch.setattr(rule.WholeTable, "trapped", counting)
+    every, stats = generate_table(parse_material("KRvKN"), load)
+    assert np.array_equal(skipped, every) and stats.rule_changed == 1597
+    assert 0 in calls and any(c > 0 for c in calls)     # both kinds of round were there to skip or run
+
+
+def test_cli_rule_option(tmp_path):
+    """``--rule`` picks the rule (the header records it, ``probe`` names it for a rule result); ``--no-rule``
+    is ``--rule none`` and contradicts any other."""
+    from engine.egtb.cli import tb
+    runner = CliRunner()
+    r = runner.invoke(tb, ["build", "KRvKN", "--rule", "check", "--dir", str(tmp_path), "-q"])
+    assert r.exit_code == 0, r.output
+    assert "KRvKN: 729000 entries" in r.output and "1597 changed by the rule" in r.output
+    with TableFile(tmp_path / "KRvKN.xtb", MAGIC) as f:
+        assert f.rule == "check"
+    r = runner.invoke(tb, ["probe", "--fen", PERPETUAL, "--dir", str(tmp_path)])
+    assert r.output.strip() == "loss (perpetual check rule)"
+    assert Tablebases(tmp_path).rules == {"check": 4}
+    r = runner.invoke(tb, ["build", "KRvK", "--rule", "chase", "--no-rule", "--dir", str(tmp_path)])
+    assert r.exit_code == 2 and "--no-rule contradicts --rule chase" in r.output
+
+
+def test_the_winner_of_a_rule_result_plays_the_least_attacking_move():
+    """Into positions the rule makes lost for the opponent: the lowest order first, then no attack before a
+    chase before a check (the winner's way to stay in its round never attacks what the round counts)."""
+    from engine.egtb.probe import ATTACK_CHASE, ATTACK_CHECK, ATTACK_NONE, move_score
+    lost = RULE_BASE + 2 * 3                            # the opponent to move loses, order 3
+    assert move_score(lost, ATTACK_NONE) > move_score(lost, ATTACK_CHASE) > move_score(lost, ATTACK_CHECK)
+    assert move_score(lost - 2, ATTACK_CHECK) > move_score(lost, ATTACK_NONE)     # a lower order first
+    assert move_score(lost + 1, ATTACK_NONE) < 0 < move_score(lost, ATTACK_CHECK)
+    tbs = Tablebases(None)
+    pos = Position("5k3/9/9/9/9/4n4/9/9/9/R2K5 w - - 0 1")         # the horse has no defender
+    attacks = {pos.move_name(m): tbs.attack(pos, m) for m in pos.legal_moves()}
+    assert (attacks["a0a9"], attacks["a0a4"], attacks["a0a1"]) == (ATTACK_CHECK, ATTACK_CHASE, ATTACK_NONE)

@@ -85,7 +85,7 @@ def table_bytes(name, blobs, magic=MAGIC, size=None, chunk=8192, value_bytes=1, 
     """A table file around ``blobs`` (stored chunks), every checksum valid; ``size`` defaults to the xiangqi
     material's."""
     size = size if size is not None else parse_material(name).size
-    return b"".join(table_parts(name, size, size // 2, chunk, value_bytes, max_dist, True, blobs, magic))
+    return b"".join(table_parts(name, size, size // 2, chunk, value_bytes, max_dist, "chase", blobs, magic))
 
 
 def with_header(data: bytes, **fields) -> bytes:

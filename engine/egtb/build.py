@@ -8,8 +8,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import (DEFAULT_CHUNK, TableError, TableFile, max_distance, remove_stale_temporaries, table_path,
-                    write_table)
+from .store import (DEFAULT_CHUNK, DEFAULT_RULE, RULE_FLAGS, TableError, TableFile, max_distance,
+                    remove_stale_temporaries, table_path, write_table)
 
 
 @dataclass
@@ -21,14 +21,16 @@ class BuildRecord:
     cpu_seconds: float
     levels: int
     max_dist: int
-    rule_changed: int
+    rule_changed: int           # decided by the rule pass ...
     built: bool                 # False: the file existed already
+    rule_chase: int = 0         # ... of them, by its perpetual-chase rounds (the rest: checks, propagation)
 
     def line(self) -> str:
         """The log line of a table just built."""
         return (f"{self.name}: {self.entries} entries, {self.seconds:.1f} s (cpu {self.cpu_seconds:.1f} s), "
                 f"{self.bytes} bytes, longest mate {self.max_dist} plies"
-                + (f", {self.rule_changed} changed by the perpetual-check rule" if self.rule_changed else ""))
+                + (f", {self.rule_changed} changed by the rule" if self.rule_changed else "")
+                + (f" ({self.rule_chase} by perpetual chase)" if self.rule_chase else ""))
 
 
 def plan(names, parse) -> list:
@@ -57,15 +59,18 @@ def plan(names, parse) -> list:
 class Builder:
     """Builds a game's tables into a directory."""
 
-    def __init__(self, game, directory="tablebases", chunk: int = DEFAULT_CHUNK, rule: bool = True,
+    def __init__(self, game, directory="tablebases", chunk: int = DEFAULT_CHUNK, rule: str = DEFAULT_RULE,
                  threads: int = 2):
-        """``game``: the Game whose tables these are; ``rule``: run its perpetual-check pass (a game without one
-        never does)."""
+        """``game``: the Game whose tables these are; ``rule``: the rule its rule pass applies -- "chase"
+        (perpetual check and chase), "check" or "none" (``RULE_FLAGS``; a game without a rule pass is always
+        "none")."""
+        if rule not in RULE_FLAGS:
+            raise ValueError(f"unknown rule {rule!r} (one of {', '.join(RULE_FLAGS)})")
         self.game, self.parts = game, game.tables()
         self.suffix, self.magic, self.parse = self.parts.SUFFIX, self.parts.MAGIC, self.parts.parse_material
         self.directory = Path(directory)
         self.chunk = chunk
-        self.rule = rule and self.parts.RULE_PASS
+        self.rule = rule if self.parts.RULE_PASS else "none"
         self.threads = threads
         self._memo = {}
 
@@ -120,12 +125,10 @@ class Builder:
         return records
 
     def _check_rule(self, f) -> None:
-        """A table built under the other rule setting (``--no-rule``) is not one of this build's: its draws
-        would stand for the rule's results, or the other way round, in every table that captures into it."""
-        if f.rule_applied != self.rule:
-            raise TableError(f"{f.label}: built with the perpetual-check rule; this build has none (--no-rule)"
-                             if f.rule_applied else
-                             f"{f.label}: built without the perpetual-check rule (--no-rule); this build applies it")
+        """A table built under another rule (``--rule``) is not one of this build's: its draws would stand for
+        the rule's results, or the other way round, in every table that captures into it."""
+        if f.rule != self.rule:
+            raise TableError(f"{f.label}: built under --rule {f.rule}; this build is --rule {self.rule}")
 
     def present(self, path, material, log=None):
         """The record of a table file already built, or None when the file is broken or built under the other
@@ -148,8 +151,9 @@ class Builder:
         c0 = time.process_time()
         values, stats = self.generate(material, progress)
         nbytes = write_table(path, material.name, values, material.npos, self.magic, self.chunk,
-                             rule_applied=self.rule)
+                             rule=self.rule)
         if keep:
             self._memo[material] = values
         return BuildRecord(material.name, material.size, time.perf_counter() - t0, nbytes,
-                           time.process_time() - c0, stats.levels, max_distance(values), stats.rule_changed, True)
+                           time.process_time() - c0, stats.levels, max_distance(values), stats.rule_changed, True,
+                           stats.rule_chase)

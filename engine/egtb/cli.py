@@ -24,7 +24,11 @@ def tb():
 @click.option("--default", "default_set", is_flag=True, help="Build the default set (see tablebases/README.md).")
 @click.option("--one-attacker", is_flag=True, help="Build every one-attacker ending (R, N, C, P v advisors/elephants).")
 @click.option("--force", is_flag=True, help="Rebuild the named tables even if their files exist.")
-@click.option("--no-rule", is_flag=True, help="Skip the perpetual-check correction (plain retrograde values).")
+@click.option("--rule", type=click.Choice(["chase", "check", "none"]), default=None,
+              help="The Asian rule the tables apply: perpetual check and perpetual chase lose (chase, the default), "
+                   "perpetual check alone (check: the tables before chases were modelled), or none (plain "
+                   "retrograde values).")
+@click.option("--no-rule", is_flag=True, help="The same as --rule none.")
 @click.option("--chunk", type=click.IntRange(256, 32768), default=8192, show_default=True,
               help="Entries per compressed chunk.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -34,7 +38,7 @@ def tb():
                    "[default: 500000000].")
 @click.option("--slices", type=click.IntRange(0), default=0, show_default=True,
               help="With --cluster: slices of such a table (0: one per CPU of the cluster).")
-def build_cmd(materials, directory, game_name, default_set, one_attacker, force, no_rule, chunk, quiet, cluster,
+def build_cmd(materials, directory, game_name, default_set, one_attacker, force, rule, no_rule, chunk, quiet, cluster,
               slice_above, slices):
     """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB; with --game chess KQvK KRvKP), and every
     smaller table they capture (or promote) into."""
@@ -57,7 +61,10 @@ def build_cmd(materials, directory, game_name, default_set, one_attacker, force,
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
     from .build import Builder
-    builder = Builder(game, directory, chunk, rule=not no_rule)
+    from .store import DEFAULT_RULE
+    if no_rule and rule not in (None, "none"):
+        raise click.UsageError(f"--no-rule contradicts --rule {rule}")
+    builder = Builder(game, directory, chunk, rule="none" if no_rule else rule or DEFAULT_RULE)
     if cluster is None and (slice_above is not None or slices):
         raise click.UsageError("--slice-above and --slices need --cluster")
     from ..files import UnwritableFile

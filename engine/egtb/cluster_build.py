@@ -22,7 +22,7 @@ TASK_RETRIES = 3                # a task whose worker died is run again this man
 SLICE_ABOVE = 500_000_000       # entries: a larger table (of a game that allows it) is built in slices
 
 
-def build_table_task(game_name: str, name: str, chunk: int, rule: bool, threads: int, slices: int, dep_names: list,
+def build_table_task(game_name: str, name: str, chunk: int, rule: str, threads: int, slices: int, dep_names: list,
                      *dep_files) -> tuple[bytes, BuildRecord]:
     """Runs on a worker: build table ``name`` from the files of its smaller tables (``dep_names``, whose bytes
     Ray passes as ``dep_files``); returns the new file's bytes and its record.  ``slices`` > 1: the table is

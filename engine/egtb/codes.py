@@ -6,8 +6,9 @@
 * ``DIST0 + d`` (2 + d, below ``RULE_BASE``): the game ends by mate in ``d`` plies.  The parity says who wins:
   odd ``d`` -- the side to move mates in ``d`` plies; even ``d`` -- the side to move is mated in ``d`` plies
   (``d`` = 0: no legal move now, which loses in xiangqi, mate and stalemate alike);
-* ``RULE_BASE + 2 * order + w`` (0x8000 and up): decided by the perpetual-check rule (Asian rules), no distance
-  to mate; ``w`` = 1 when the side to move wins, 0 when it loses; ``order`` numbers the rounds of the rule pass
+* ``RULE_BASE + 2 * order + w`` (0x8000 and up): decided by the rule (Asian rules: perpetual check, and
+  perpetual chase in a table built under ``--rule chase``, the default -- the file's header says which), no
+  distance to mate; ``w`` = 1 when the side to move wins, 0 when it loses; ``order`` numbers the rounds of the rule pass
   (see ``engine.egtb.rule.rule_pass``), a smaller order being decided earlier.
 
 ``UNKNOWN`` (-1) is never stored: it is what a probe returns when no table holds the position, its table is

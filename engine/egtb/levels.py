@@ -18,6 +18,7 @@ class BuildStats:
         self.levels = 0
         self.seconds = 0.0
         self.rule_changed = 0
+        self.rule_chase = 0
         self.start = time.perf_counter()
 
     def stop(self) -> None:

@@ -81,6 +81,10 @@ class Material:
         is the material after it (not yet canonical)."""
         raise NotImplementedError
 
+    def rule_goals(self, chase: bool = True) -> list:
+        """The rounds of the game's rule pass, if it has one (``engine.egtb.rule``): (side, goal, name)."""
+        return []
+
     def has_table(self) -> bool:
         """Does this material need a table (chess: not when no side can ever mate)?"""
         return True

@@ -68,6 +68,10 @@ from .material import MAX_SLOTS, SPEC_LEN
 from ..files import clip
 from .store import TableError, TableFile
 
+# How a move attacks, as a rule of repetition counts it (``Tablebases.attack``): the tables' move picker plays the
+# least attacking of the moves that keep a rule win.
+ATTACK_NONE, ATTACK_CHASE, ATTACK_CHECK = 0, 1, 2
+
 warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
 # Rule-decided results score RULE_SCORE - order - ply (``engine.scores``): below every mate, so they are never
@@ -266,11 +270,14 @@ class ProbeResult:
     kind: str                       # "win", "loss", "draw" or "unknown"
     plies: Optional[int] = None     # distance to mate in plies (win/loss), None otherwise
     code: int = UNKNOWN
-    rule: bool = False              # decided by the perpetual-check rule (no distance to mate)
+    rule: bool = False              # decided by the rule (no distance to mate) ...
+    built_under: str = "chase"      # ... of the table's file: "check" (perpetual check) or "chase" (and chase)
 
     def __str__(self):
         if self.kind in ("win", "loss"):
-            return f"{self.kind} {self.plies}" if self.plies is not None else f"{self.kind} (perpetual check rule)"
+            if self.plies is not None:
+                return f"{self.kind} {self.plies}"
+            return f"{self.kind} ({'perpetual check' if self.built_under == 'check' else 'perpetual check or chase'} rule)"
         return self.kind
 
     @classmethod
@@ -478,10 +485,11 @@ class Tablebases:
     def move_name(self, move: int) -> str:
         raise NotImplementedError
 
-    def gives_check(self, pos, move: int) -> bool:
-        """Does ``move`` give check (ranks the moves into rule-decided results; False where the game's tables
-        hold none)?"""
-        return False
+    def attack(self, pos, move: int) -> int:
+        """How ``move`` attacks, as the game's rule would count it: ``ATTACK_CHECK``, ``ATTACK_CHASE`` or
+        ``ATTACK_NONE`` (ranks the moves into rule-decided results; none where the game's tables hold no
+        such results)."""
+        return ATTACK_NONE
 
     def position_code(self, pos, disk: bool = True) -> int:
         """Value code of a Position for the side to move, or UNKNOWN (a game whose positions carry more than
@@ -513,7 +521,24 @@ class Tablebases:
         """Result for the side to move of a Position (or of a FEN string)."""
         if isinstance(pos, str):
             pos = self.position(pos)
-        return ProbeResult.from_code(self.position_code(pos))
+        result = ProbeResult.from_code(self.position_code(pos))
+        if result.rule:
+            result.built_under = self.rule_of(pos)
+        return result
+
+    def rule_of(self, pos) -> str:
+        """The rule the table holding ``pos`` was built under ("none", "check", "chase"; "" if none holds it)."""
+        t, _ = self.locate(self.arrays, pos.board, pos.side)
+        return self.tables[int(t)].file.rule if t >= 0 else ""
+
+    @property
+    def rules(self) -> dict:
+        """How many of the open tables were built under each rule."""
+        counts = {}
+        for t in self.tables:
+            if t.ok:
+                counts[t.file.rule] = counts.get(t.file.rule, 0) + 1
+        return counts
 
     def best_move(self, pos) -> Optional[str]:
         """The move the tables recommend: fastest mate when winning, slowest when losing, a drawing move when
@@ -530,23 +555,27 @@ class Tablebases:
             return []
         out = []
         for m in pos.legal_moves():
-            check = self.gives_check(pos, m)
+            attack = self.attack(pos, m)
             pos.push(m)
             code = self.position_code(pos, disk)
             pos.pop()
-            out.append((move_score(code, check), m, ProbeResult.from_code(code)))
+            out.append((move_score(code, attack), m, ProbeResult.from_code(code)))
         out.sort(key=lambda x: -x[0])
         return out
 
 
-def move_score(child: int, check: bool) -> int:
-    """How good a move is for the mover, from the code of the position after it (opponent to move)."""
+def move_score(child: int, attack: int = ATTACK_NONE) -> int:
+    """How good a move is for the mover, from the code of the position after it (opponent to move) and how the
+    move attacks.  Into a position the rule makes lost for the opponent: the lowest order first (the rule
+    pass's rounds: each leads into lower orders or stays in its own round), then a move that attacks least --
+    the winner's way to stay in a round never checks (a perpetual-check round) or attacks at all (a chase
+    round), and the loser must be the only side attacking for ever."""
     if child < 0 or child == ILLEGAL:
         return -1                                    # unknown: below any known draw
     if child >= RULE_BASE:
         o = (child - RULE_BASE) // 2
         if (child - RULE_BASE) % 2 == 0:             # the opponent loses by the rule
-            return 500_000 - 4 * o - (1 if check else 0)
+            return 500_000 - 4 * o - attack
         return -500_000 + o
     if child >= DIST0:
         d = child - DIST0

@@ -38,7 +38,7 @@ from .build import BuildRecord
 from .levels import BuildStats, run_levels
 from .rule import has_rule_results, rule_pass, rule_receive, rule_scan
 from ..files import atomic_writer
-from .store import TableFile, encode_chunks, max_distance, table_parts, table_path, unpack_tables, widest_code
+from .store import DEFAULT_RULE, TableFile, encode_chunks, max_distance, table_parts, table_path, unpack_tables, widest_code
 
 
 def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
@@ -152,10 +152,11 @@ class TableSlice:
         self.flag = np.zeros(self.vals.shape[0], np.uint8)
         return has_rule_results(self.subs)
 
-    def rule_step(self, step: int, checker: int, code: int) -> list:
+    def rule_step(self, step: int, checker: int, goal: int, code: int) -> list:
         """A step of the rule pass over the slice: [positions taken, then the messages for each slice]."""
         taken, self.out, n = self.gen.rule_step(self.spec, self.slot_pieces, self.vals, self.cnt, self.ways, self.flag,
-                                        self.lo, self.lo, self.hi, step, checker, code, *self.subs, self.out)
+                                                self.lo, self.lo, self.hi, step, checker, goal, code, *self.subs,
+                                                self.out)
         return [int(taken)] + self._by_slice(self.out[:n], 4)
 
     def rule_receive(self, step: int, *parts) -> int:
@@ -210,15 +211,20 @@ class SlicedRuleTable:
         self.ray, self.actors = ray, actors
         self.sub_has_rule = any(ray.get([a.rule_begin.remote() for a in actors]))
 
-    def step(self, step, checker=0, code=0) -> int:
-        return _exchange(self.ray, self.actors, "rule_step", (step, checker, code), "rule_receive", (step,))
+    def step(self, step, checker=0, goal=0, code=0) -> int:
+        return _exchange(self.ray, self.actors, "rule_step", (step, checker, goal, code), "rule_receive", (step,))
+
+    def trapped(self, checker, goal) -> int:
+        """Unknown here (a slice does not hold the positions its moves lead to): every round is run -- the
+        whole table skips only rounds that remove nothing, so the results are the same."""
+        return -1
 
     def scan(self, scan, checker=0, order=0) -> int:
         return sum(self.ray.get([a.rule_scan.remote(scan, checker, order) for a in self.actors]))
 
 
-def build_sliced(ray, game, material, dep_names: list, dep_files: list, slices: int, chunk: int, rule: bool = True,
-                 progress=None) -> tuple[list, BuildRecord]:
+def build_sliced(ray, game, material, dep_names: list, dep_files: list, slices: int, chunk: int,
+                 rule: str = DEFAULT_RULE, progress=None) -> tuple[list, BuildRecord]:
     """Build ``material`` (canonical, of the Game ``game``) with ``slices`` actors, each given the smaller tables
     as ``dep_files`` (their bytes, in the order of ``dep_names``).  Returns (the byte strings of its file, its
     record): the same file as a local build's, the values never gathered in one place."""
@@ -247,8 +253,9 @@ def build_sliced(ray, game, material, dep_names: list, dep_files: list, slices: 
                 settled += sum(ray.get([a.sched_scan.remote(level) for a in actors]))
             return settled
         stats.levels = run_levels(one_level, max_sched, report)
-        if rule:
-            stats.rule_changed = rule_pass(material, SlicedRuleTable(ray, actors), report)
+        if rule != "none":
+            stats.rule_changed, stats.rule_chase = rule_pass(material, SlicedRuleTable(ray, actors), report,
+                                                             chase=rule == "chase")
         summaries = ray.get([a.summary.remote() for a in actors])
         value_bytes = 1 if max(s[0] for s in summaries) < 256 else 2
         max_dist = max(s[1] for s in summaries)
@@ -268,4 +275,4 @@ def build_sliced(ray, game, material, dep_names: list, dep_files: list, slices: 
     report(1.0, "done")
     cpu = time.process_time() - c0 + sum(c for _, c in encoded)
     return parts, BuildRecord(material.name, material.size, time.perf_counter() - t0, sum(len(b) for b in parts), cpu,
-                              stats.levels, max_dist, stats.rule_changed, True)
+                              stats.levels, max_dist, stats.rule_changed, True, stats.rule_chase)

@@ -9,7 +9,7 @@ Layout (little endian)::
       magic        8s   the game's magic
       version      u16  FORMAT_VERSION
       value_bytes  u8   1 or 2: width of a value code (see engine.egtb.codes: 0 draw, 2 + d plies, ...)
-      flags        u8   bit 0: perpetual-check pass applied
+      flags        u8   bit 0: the rule pass applied (perpetual check); bit 1: with perpetual chase as well
       material     24s  ASCII name, NUL padded (e.g. b"KRvKAA")
       size         u64  entries (both sides to move)
       npos         u64  entries per side to move
@@ -70,6 +70,11 @@ MAX_CHUNK = 32768
 ZSTD_LEVEL = 15
 RAW, RLE = 0, 1
 FLAG_RULE = 1
+FLAG_CHASE = 2                  # only with FLAG_RULE
+#: The rule a table is built under (``shuai tb build --rule``) and the header flags that record it: none (plain
+#: retrograde values), perpetual check alone, perpetual check and chase (the Asian rule, the default).
+RULE_FLAGS = {"none": 0, "check": FLAG_RULE, "chase": FLAG_RULE | FLAG_CHASE}
+DEFAULT_RULE = "chase"
 FRAME_SLACK = 1024              # bytes: zstandard's worst case adds size/256 + a frame header to what it codes
 
 
@@ -225,7 +230,7 @@ def encode_chunks(values: np.ndarray, value_bytes: int, chunk: int = DEFAULT_CHU
     return [job(i) for i in range(nchunks)]
 
 
-def table_parts(name: str, size: int, npos: int, chunk: int, value_bytes: int, max_dist: int, rule_applied: bool,
+def table_parts(name: str, size: int, npos: int, chunk: int, value_bytes: int, max_dist: int, rule: str,
                 blobs: list, magic: bytes) -> list:
     """The byte strings of a table file (header, chunk table, chunks) around its encoded chunks."""
     table = bytearray()
@@ -233,19 +238,19 @@ def table_parts(name: str, size: int, npos: int, chunk: int, value_bytes: int, m
     for b in blobs:
         table += CHUNK_ENTRY.pack(offset, len(b), zlib.crc32(b))
         offset += len(b)
-    head = HEADER.pack(magic, FORMAT_VERSION, value_bytes, FLAG_RULE if rule_applied else 0,
+    head = HEADER.pack(magic, FORMAT_VERSION, value_bytes, RULE_FLAGS[rule],
                        name.encode("ascii"), size, npos, chunk, len(blobs), max_dist, 0, zlib.crc32(table), 0)
     head = head[:-4] + struct.pack("<I", zlib.crc32(head[:-4]))
     return [head, bytes(table), *blobs]
 
 
 def write_table(path, name: str, values: np.ndarray, npos: int, magic: bytes, chunk: int = DEFAULT_CHUNK,
-                rule_applied: bool = True, threads: int = 2) -> int:
+                rule: str = DEFAULT_RULE, threads: int = 2) -> int:
     """Write ``values`` (uint16 codes) as a table file with the game's ``magic`` (``save_table``); returns the
     file size in bytes."""
     values = np.asarray(values, np.uint16)
     value_bytes = 1 if widest_code(values) < 256 else 2
-    parts = table_parts(name, int(values.size), npos, chunk, value_bytes, max_distance(values), rule_applied,
+    parts = table_parts(name, int(values.size), npos, chunk, value_bytes, max_distance(values), rule,
                         encode_chunks(values, value_bytes, chunk, threads), magic)
     save_table(path, parts)
     return sum(len(b) for b in parts)
@@ -307,7 +312,7 @@ class TableFile:
         if zlib.crc32(head[:-4]) != head_crc:
             raise TableError(f"{self.label}: bad header checksum")
         if (value_bytes not in (1, 2) or not 0 < chunk <= MAX_CHUNK or nchunks != -(-size // chunk)
-                or size != 2 * npos or flags & ~FLAG_RULE or max_dist > MAX_DIST):
+                or size != 2 * npos or flags not in RULE_FLAGS.values() or max_dist > MAX_DIST):
             raise TableError(f"{self.label}: inconsistent header")
         name = name.rstrip(b"\0")
         if not (name.isascii() and name.isalnum()):
@@ -359,8 +364,13 @@ class TableFile:
         return manifest.fd_digest(self._fd)
 
     @property
+    def rule(self) -> str:
+        """The rule this table was built under (the header's flags): "none", "check" or "chase"."""
+        return next(r for r, f in RULE_FLAGS.items() if f == self.flags)
+
+    @property
     def rule_applied(self) -> bool:
-        """Was the game's perpetual-check pass run when this table was built (the header's FLAG_RULE)?"""
+        """Was the game's rule pass run when this table was built (the header's FLAG_RULE)?"""
         return bool(self.flags & FLAG_RULE)
 
     def check_material(self, material) -> None:

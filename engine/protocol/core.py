@@ -493,13 +493,13 @@ class EngineCore:
         return [self.format_error(msg) for msg in eng.searcher.tablebases.take_errors()]
 
     def probe(self, pos) -> list[str]:
-        """UCCI ``probe``: the tables' verdict (``win N``, ``loss N``, ``draw``, ``unknown``; N = plies to mate),
-        then ``pophash`` with what the transposition table holds."""
+        """UCCI ``probe``: the tables' verdict (``win N``, ``loss N``, ``draw``, ``unknown``; N = plies to mate; a
+        result the rule decides names the rule its table was built under, ``loss (perpetual check or chase
+        rule)``), then ``pophash`` with what the transposition table holds."""
         eng = self.engine()
         self.apply_options()
         result = eng.searcher.tablebases.probe(pos)
-        verdict = f"{result.kind} {result.plies}" if result.plies is not None else result.kind   # rule: "win"
-        lines = self.table_errors() + [verdict]
+        lines = self.table_errors() + [str(result)]        # a rule result names its rule: "loss (perpetual ... rule)"
         entry = eng.searcher.hash_entry(pos)
         reply = "pophash"
         if entry is not None:

@@ -131,6 +131,44 @@ def chase_pairs(board, st, side, ids, pairs, buf, buf2):
 
 
 @njit(cache=True)
+def gives_chase(board, st, move):
+    """Does ``move`` (legal, of the side to move) chase -- create a chase pair, by the mover, that was not there
+    before it?  (The tables' move picker: a side the rule makes the winner keeps clear of chases.)"""
+    side = st[ST_SIDE]
+    ids = np.full(NSQ, -1, np.int64)
+    count = 0
+    for sq in range(NSQ):
+        if board[sq] != 0:
+            ids[sq] = count
+            count += 1
+    before = np.zeros(MAX_IDS, np.uint64)
+    after = np.zeros(MAX_IDS, np.uint64)
+    buf = np.zeros(MAX_MOVES, np.int32)
+    buf2 = np.zeros(MAX_MOVES, np.int32)
+    frm = move_from(move)
+    to = move_to(move)
+    chase_pairs(board, st, side, ids, before, buf, buf2)
+    piece = board[frm]
+    captured = board[to]
+    board[to] = piece
+    board[frm] = 0
+    king = frm == st[ST_KING + side]
+    if king:
+        st[ST_KING + side] = to
+    ids[to] = ids[frm]
+    ids[frm] = -1
+    chase_pairs(board, st, side, ids, after, buf, buf2)
+    if king:
+        st[ST_KING + side] = frm
+    board[frm] = piece
+    board[to] = captured
+    for a in range(count):
+        if after[a] & ~before[a]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def judge_cycle(board, st, hist, keys, start):
     """Verdict and reason, for the side to move, of the cycle from ply index ``start`` to now.
 

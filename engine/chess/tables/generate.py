@@ -429,11 +429,11 @@ def transition_tables(material: Material, load_sub):
     return specs, sub_vals, offsets, sub_map, sub_flip
 
 
-def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: bool = False):
+def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: str = "none"):
     """Build the values of ``material`` (canonical).  ``load_sub(material)`` returns a smaller table's values;
-    ``progress(fraction, text)`` is called now and then; ``rule``: chess has no rule pass (only False).
+    ``progress(fraction, text)`` is called now and then; ``rule``: chess has no rule pass (only "none").
     Returns (values uint16[size], BuildStats)."""
-    if rule:
+    if rule != "none":
         raise ValueError("chess tables have no perpetual-check pass")
     if not material.is_canonical():
         raise ValueError(f"{material.name} is not canonical")

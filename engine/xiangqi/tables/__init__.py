@@ -1,11 +1,11 @@
 """Xiangqi's endgame tables: the game's parts of the tables written once in :mod:`engine.egtb` (distance to mate
-in plies, both sides to move, the Asian perpetual-check rule), files ``<MATERIAL>.xtb``.
+in plies, both sides to move, the Asian rule on perpetual check and chase), files ``<MATERIAL>.xtb``.
 
 * :mod:`.index`    material signatures (R N C P A B) and the index: general pairs with mirror symmetry,
                    advisors/elephants/pawns on their own squares
 * :mod:`.probe`    the probe kernel the search calls (``tb_probe``)
 * :mod:`.moves`    captures into smaller tables and un-moves, as the generator walks them
-* :mod:`.generate` retrograde analysis by ply; :mod:`.rule` the perpetual-check pass's step
+* :mod:`.generate` retrograde analysis by ply; :mod:`.rule` the rule pass's steps (checks, chases)
 
 This module is what ``Game.tables()`` hands out: the file suffix and magic, ``Tablebases``, the material
 parser and the sets ``shuai tb build`` knows (``Game.table_generator()`` loads the generator: the search never
@@ -13,8 +13,9 @@ needs it).
 """
 import numpy as np
 
-from ...egtb.probe import Tablebases as BaseTablebases
+from ...egtb.probe import ATTACK_CHASE, ATTACK_CHECK, ATTACK_NONE, Tablebases as BaseTablebases
 from ..movegen import gives_check
+from ..repetition import gives_chase
 from ..notation import move_name
 from ..position import Position
 from .index import Material, MaterialError, parse_material  # noqa: F401
@@ -22,7 +23,7 @@ from .probe import tb_locate
 
 SUFFIX = ".xtb"
 MAGIC = b"SHUAIXTB"
-RULE_PASS = True                # the perpetual-check pass (``shuai tb build --no-rule`` skips it)
+RULE_PASS = True                # the rule pass (``shuai tb build --rule none`` skips it)
 SLICEABLE = True                # a large table may be built in slices by several Ray workers (engine.egtb.sliced)
 
 DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
@@ -47,5 +48,8 @@ class Tablebases(BaseTablebases):
     suffix, magic, parse_material, locate = SUFFIX, MAGIC, staticmethod(parse_material), staticmethod(tb_locate)
     position, move_name = staticmethod(Position), staticmethod(move_name)
 
-    def gives_check(self, pos, move: int) -> bool:
-        return bool(gives_check(pos.board, pos.st, np.int32(move)))
+    def attack(self, pos, move: int) -> int:
+        m = np.int32(move)
+        if gives_check(pos.board, pos.st, m):
+            return ATTACK_CHECK
+        return ATTACK_CHASE if gives_chase(pos.board, pos.st, m) else ATTACK_NONE

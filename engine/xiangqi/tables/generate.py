@@ -4,7 +4,7 @@
 ``2 + d`` for a result in ``d`` plies -- the parity tells who wins: odd ``d`` = the side to move mates in ``d``
 plies, even ``d`` = the side to move is mated in ``d`` plies (0: no legal move now, mate and stalemate alike,
 since a side without a legal move loses in xiangqi).  Codes from ``RULE_BASE`` up are results decided by the
-perpetual-check rule (below).
+rule on perpetual check and chase (below).
 
 **Passes.**
 
@@ -21,9 +21,10 @@ perpetual-check rule (below).
    ``d`` (or at its ``sched`` level, if a losing capture takes longer).  Pawn moves need no special care: a
    pawn step is a move inside the table like any other (the graph just has no cycle through it).  The levels
    stop when a level settles nothing and no capture level is pending.  What is left is a draw -- for now.
-3. *Perpetual check* (Asian rules: a side that checks on every move of an endless line loses, unless the
-   other side checks on every move as well).  See :mod:`engine.egtb.rule` (the pass) and :mod:`.rule` (its
-   step over xiangqi's moves).
+3. *Perpetual check and chase* (Asian rules: a side that checks on every move of an endless line loses, and
+   failing that one that chases the same piece on every move, unless the other side attacks as much; ``--rule
+   check`` leaves chases out, ``--rule none`` skips the pass).  See :mod:`engine.egtb.rule` (the pass) and
+   :mod:`.rule` (its steps over xiangqi's moves, each move labelled by the referee's definitions).
 
 **Mirror images.**  The index keeps one of a position and its left-right mirror when the general pair is
 asymmetric.  Counters must match moves exactly, so an event is processed for both boards of its class and
@@ -44,12 +45,13 @@ from ...egtb.codes import DIST0, DRAW, ILLEGAL, RULE_BASE
 from ...egtb.levels import BuildStats, collect, run_init, run_levels, smaller_tables, split_range
 from ...egtb.material import MAX_SLOTS
 from ...egtb.rule import WholeTable, rule_pass
+from ...egtb.store import DEFAULT_RULE
 from ...moving import move_from, move_to
 from ..board import NSQ, BLACK_BIT, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
 from ..movegen import GEN_ALL, generate, is_legal, king_attacked
 from .index import Material, decode
 from .moves import MAX_PREDECESSORS, capture_code, predecessors
-from .rule import rule_step
+from .rule import rule_held, rule_step, rule_trapped
 
 DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a draw, never lost
 
@@ -165,6 +167,8 @@ def propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out)
     froms = np.zeros(32, np.int64)
     preds = np.zeros(MAX_PREDECESSORS, np.int64)
     counted = np.zeros(MAX_PREDECESSORS, np.bool_)
+    moved = np.zeros(MAX_PREDECESSORS, np.int64)
+    origin = np.zeros(MAX_PREDECESSORS, np.int64)
     target = DIST0 + level - 1
     event_lost = (level - 1) % 2 == 0
     settled = 0
@@ -174,7 +178,7 @@ def propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out)
             continue
         mover = 1 if idx < npos else 0     # the side that made the last move, to move in the predecessors
         decode(idx, spec, psq, board)
-        n = predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted)
+        n = predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted, moved, origin)
         for j in range(n):
             # a win event counts once per stored board (a counter counts moves)
             if event_lost or counted[j]:
@@ -226,9 +230,10 @@ def capture_tables(material: Material, load_sub, sub_vals=None):
     return specs, sub_vals, offsets, cap_sub, cap_flip
 
 
-def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: bool = True):
+def generate_table(material: Material, load_sub, progress=None, threads: int = 2, rule: str = DEFAULT_RULE):
     """Build the values of ``material`` (canonical).  ``load_sub(material)`` returns the values of a smaller
-    table; ``progress(fraction, text)`` is called now and then.  Returns (values uint16[size], BuildStats)."""
+    table; ``progress(fraction, text)`` is called now and then; ``rule``: "chase" (the rule pass for perpetual
+    check and chase), "check" or "none".  Returns (values uint16[size], BuildStats)."""
     stats = BuildStats()
     spec, slot_pieces, size, npos = material.spec(), material.slot_pieces(), material.size, material.npos
     vals = np.zeros(size, np.uint16)
@@ -257,9 +262,10 @@ def generate_table(material: Material, load_sub, progress=None, threads: int = 2
             return settled
         stats.levels = run_levels(one_level, max_sched, report)
         counter = sched = None                      # freed before the rule pass (3 bytes an entry)
-        if rule:
-            table = WholeTable(material, vals, (sub_specs, sub_vals, sub_off, cap_sub, cap_flip), pool, rule_step)
-            stats.rule_changed = rule_pass(material, table, report)
+        if rule != "none":
+            table = WholeTable(material, vals, (sub_specs, sub_vals, sub_off, cap_sub, cap_flip), pool, rule_step,
+                                rule_trapped, rule_held)
+            stats.rule_changed, stats.rule_chase = rule_pass(material, table, report, chase=rule == "chase")
     finally:
         pool.shutdown()
     report(1.0, "done")

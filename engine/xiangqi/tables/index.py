@@ -45,6 +45,8 @@ from ..constants import NAME, SIDE_NAMES
 GROUP_KINDS = (ROOK, HORSE, CANNON, PAWN, ADVISOR, ELEPHANT)
 ATTACK_VALUE = {ROOK: 90, HORSE: 40, CANNON: 45, PAWN: 10, ADVISOR: 0, ELEPHANT: 0}
 DEFENCE_VALUE = {ADVISOR: 2, ELEPHANT: 2}
+CHASERS = (ROOK, HORSE, CANNON, ADVISOR, ELEPHANT)   # the pieces that may chase (generals and soldiers may not)
+HOME_KINDS = (ADVISOR, ELEPHANT)                     # never cross the river
 
 
 def _rank_tables():
@@ -131,6 +133,29 @@ class Material(BaseMaterial):
         the generals would expose its own general as well)."""
         c = self.counts[colour]
         return any(c[k] for k in (ROOK, HORSE, CANNON, PAWN))
+
+    def rule_goals(self, chase: bool = True) -> list:
+        """The rounds of the rule pass (``engine.egtb.rule``): (side C, goal, name) -- C checking for ever
+        (goal 0), and with ``chase`` C chasing one group of enemy pieces for ever (goal: the mask of the group's
+        slots).  Only what can happen: a side with a rook, horse or cannon can chase any enemy piece; one
+        with only advisors and elephants never leaves its own half, where the enemy's advisors and elephants
+        never come."""
+        goals = [(c, 0, "check") for c in (RED, BLACK) if self.can_check(c)]
+        if not chase:
+            return goals
+        slot, masks = 2, []
+        for colour, kind, count, _ in self.groups():
+            masks.append((colour, kind, sum(1 << s for s in range(slot, slot + count))))
+            slot += count
+        for c in (RED, BLACK):
+            chasers = [k for k in CHASERS if self.counts[c][k]]
+            for colour, kind, mask in masks:
+                if colour == c or not chasers:
+                    continue
+                if kind in HOME_KINDS and all(k in HOME_KINDS for k in chasers):
+                    continue
+                goals.append((c, mask, f"chase of {self.letter(kind)}"))
+        return goals
 
     def transitions(self):
         """(colour, kind, material after that piece is captured) for each kind of piece on the board."""

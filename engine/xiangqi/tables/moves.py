@@ -69,12 +69,14 @@ MAX_PREDECESSORS = 2 * 16 * 17         # both mirror images x pieces x the squar
 
 
 @njit(cache=True, inline="always")
-def predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted):
+def predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted, moved, origin):
     """The predecessors of the position decoded in ``psq``/``board`` (left changed): the indices reached by
     un-moving a piece of ``mover`` (non-captures), for both boards of its mirror class.  ``counted[k]``: the
     predecessor board is the representative of its class -- a move into the event counts once for its stored
     position only when restricted to these (a predecessor of the other board makes the same move mirrored).
-    Returns how many."""
+    ``moved[k]``, ``origin[k]``: the slot un-moved and the square it came from, on the board as decoded (the
+    other image's moves mirrored back: what a label of the move -- a chase -- is computed on).  Returns how
+    many."""
     nslots = spec[3]
     both = (psq[0] % 9) != 4 or (psq[1] % 9) != 4          # a class of two boards: process both
     n = 0
@@ -98,6 +100,8 @@ def predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted):
                 psq[s] = froms[j]
                 preds[n] = encode_slots(psq, spec, mover)
                 counted[n] = (KP_CODE[psq[0] * NSQ + psq[1]] & 1) == 0
+                moved[n] = s
+                origin[n] = froms[j] if image == 0 else MIRROR[froms[j]]
                 n += 1
             psq[s] = sq
             board[sq] = piece

@@ -1,29 +1,102 @@
-"""Xiangqi's step of the perpetual-check pass (:mod:`engine.egtb.rule`, where the pass is described): the
-kernel that walks a position's captures and pushes messages to its predecessors.  It runs over a whole table
-(``engine.egtb.rule.WholeTable``) or over a slice of it on a Ray actor (``engine.egtb.sliced``)."""
+"""Xiangqi's step of the rule pass (:mod:`engine.egtb.rule`, where the pass is described): the kernel that walks a
+position's captures and pushes messages to its predecessors, labelling each move into it as the round's goal
+asks -- a check (the position after it alone says), or a chase (new attacks, by
+:func:`engine.xiangqi.repetition.chase_pairs` -- the referee's one definition -- on the boards before and after
+the move).  It runs over a whole table (``engine.egtb.rule.WholeTable``) or over a slice of it on a Ray actor
+(``engine.egtb.sliced``)."""
 import numpy as np
 from numba import njit
 
 from ...egtb.codes import DRAW
 from ...egtb.levels import collect
 from ...egtb.material import MAX_SLOTS
-from ...egtb.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, CHECK, OP_COUNT, OP_JOIN, OP_UNCOUNT, PROP_OWN,
-                          PROP_PUSH, PROP_WAVE, QUIET, is_loss, is_win, receive, target)
+from ...egtb.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, BAD, OP_COUNT, OP_JOIN, OP_UNCOUNT, PROP_OWN,
+                          PROP_PUSH, PROP_WAVE, GOOD, is_loss, is_win, receive, target)
 from ...moving import move_from, move_to
 from ..board import NSQ, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
-from ..movegen import GEN_CAPTURES, generate, is_legal, king_attacked
-from .index import decode
+from ..movegen import GEN_ALL, GEN_CAPTURES, GEN_QUIETS, generate, is_legal, king_attacked
+from ..repetition import MAX_IDS, chase_pairs
+from .index import decode, encode_board
 from .moves import MAX_PREDECESSORS, capture_code, predecessors
 
 
+@njit(cache=True, inline="always")
+def set_ids(psq, nslots, ids):
+    """``ids[square]`` = the slot standing there (-1: empty): a piece's identity for ``chase_pairs``."""
+    ids[:] = -1
+    for s in range(nslots):
+        ids[psq[s]] = s
+
+
+@njit(cache=True)
+def move_chases(board, st, psq, nslots, slot, origin, mover, ids, pairs_after, pairs_before, buf, buf2):
+    """The target slots that ``mover``'s move of ``slot`` from ``origin`` to where it stands chases: the pairs
+    (attacker -> target) ``pairs_after`` holds for the board as it is, less those the board before the move
+    had.  ``board``/``st``/``ids`` describe the position after the move; they are restored."""
+    to = psq[slot]
+    piece = board[to]
+    board[to] = 0
+    board[origin] = piece
+    ids[to] = -1
+    ids[origin] = slot
+    if slot < 2:                       # slots 0 and 1 are the generals (Red's, Black's)
+        st[ST_KING + slot] = origin
+    chase_pairs(board, st, mover, ids, pairs_before, buf, buf2)
+    if slot < 2:
+        st[ST_KING + slot] = to
+    ids[origin] = -1
+    ids[to] = slot
+    board[origin] = 0
+    board[to] = piece
+    new = np.uint64(0)
+    for a in range(nslots):
+        new |= pairs_after[a] & ~pairs_before[a]
+    return new
+
+
+@njit(cache=True)
+def chase_labels(board, st, psq, nslots, side, checker, goal, check, ids, pairs_after, buf, buf2):
+    """Do the moves into the position decoded in ``psq``/``board`` (``side`` to move) need a chase label each
+    (``move_chases``)?  In a chase round, unless the mover has no chase pair here at all, or none on the goal's
+    pieces (C), or gives check (O: no good move then, chase or not).  Fills ``ids`` and ``pairs_after``."""
+    mover = side ^ 1
+    if goal == 0 or (mover != checker and check):
+        return False
+    st[ST_SIDE] = side
+    st[ST_KING] = psq[0]
+    st[ST_KING + 1] = psq[1]
+    set_ids(psq, nslots, ids)
+    chase_pairs(board, st, mover, ids, pairs_after, buf, buf2)
+    relevant = np.uint64(0)
+    for a in range(nslots):
+        relevant |= pairs_after[a]
+    if mover == checker:
+        relevant &= np.uint64(goal)
+    return relevant != 0
+
+
+@njit(cache=True, inline="always")
+def is_good(mover, checker, goal, check, chased):
+    """Does a move count towards the round's goal (see ``engine.egtb.rule``)?  For C, the side the round is
+    about: a move that is not a check (``goal`` 0) or does not chase every piece of ``goal`` (a mask of
+    target slots).  For the other side O: a move that attacks nothing the rule could count against O -- no
+    check, and in a chase round no chase either."""
+    if goal == 0:
+        return not check
+    if mover == checker:
+        return (chased & np.uint64(goal)) != np.uint64(goal)
+    return not check and chased == 0
+
+
 @njit(cache=True, nogil=True)
-def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, checker, code, sub_specs, sub_vals,
-               sub_off, cap_sub, cap_flip, out):
-    """One step over the indices [lo, hi) (the arrays hold the entries from ``base``).  ``checker``: the side C
-    of an attractor round; ``code``: the first code of the positions decided since the last propagation (the
-    ``*_PUSH`` steps), or the codes of the previous round (``PROP_WAVE``, ``ATTR_DROP``).  Messages for entries
-    the arrays do not hold are collected in ``out``.  Returns (the positions the step took: in ``ATTR_WAVE``
-    those that pushed, out, how many messages)."""
+def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, checker, goal, code, sub_specs,
+              sub_vals, sub_off, cap_sub, cap_flip, out):
+    """One step over the indices [lo, hi) (the arrays hold the entries from ``base``). ``checker``: the side C of an
+    attractor round; ``goal``: what C must stop doing to escape (0: checking; else a mask of the slots of the
+    enemy pieces C must stop chasing); ``code``: the first code of the positions decided since the last
+    propagation (the ``*_PUSH`` steps), or the codes of the previous round (``PROP_WAVE``, ``ATTR_DROP``).
+    Messages for entries the arrays do not hold are collected in ``out``. Returns (the positions the step took: in
+    ``ATTR_WAVE`` those that pushed, out, how many messages)."""
     npos = spec[1]
     end = base + vals.shape[0]
     counter, kind = target(step, cnt, ways)
@@ -35,6 +108,13 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
     froms = np.zeros(32, np.int64)
     preds = np.zeros(MAX_PREDECESSORS, np.int64)
     counted = np.zeros(MAX_PREDECESSORS, np.bool_)
+    moved = np.zeros(MAX_PREDECESSORS, np.int64)
+    origin = np.zeros(MAX_PREDECESSORS, np.int64)
+    ids = np.full(NSQ, -1, np.int64)
+    pairs_after = np.zeros(MAX_IDS, np.uint64)
+    pairs_before = np.zeros(MAX_IDS, np.uint64)
+    buf = np.zeros(MAX_MOVES, np.int32)
+    nslots = spec[3]
     taken = 0
     nout = 0
     for idx in range(lo, hi):
@@ -65,13 +145,13 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
                     elif not is_win(c):
                         cnt[i] += 1
                 elif side == checker:
-                    if not is_win(c):     # a capture C does not lose: a way out of checking for ever
+                    if not is_win(c):     # a capture C does not lose: a way out of attacking for ever
                         ways[i] += 1
                 elif is_loss(c):          # O wins outright: a move that keeps O's position out of A
                     ways[i] += 1
             taken += 1
             continue
-        need = ANY                         # push whatever the move into this position was, or only a check/not
+        need = ANY                         # push along every move into this position, or only GOOD or BAD ones
         if step == PROP_PUSH:
             if v == DRAW:
                 op = OP_COUNT
@@ -85,8 +165,8 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
             op = OP_JOIN if is_loss(v) else OP_UNCOUNT
         elif step == ATTR_PUSH:
             if v == DRAW:
-                # a non-checking move into Z: a way out of checking for C, one that keeps O out (for now)
-                op, need = OP_COUNT, QUIET
+                # a good move into Z: a way towards the goal for C, one that keeps O out (for now)
+                op, need = OP_COUNT, GOOD
             elif side == checker and v >= code and is_loss(v):
                 op = OP_COUNT              # O's move into a position C has lost since: O wins, never A
             else:
@@ -95,30 +175,204 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
             if v != code and v != code + 1:
                 continue
             if side != checker:            # out of Z: no way out for C any more
-                op, need = OP_UNCOUNT, QUIET
-            else:                          # C lost it: O's quiet move into it was counted, a check was not
-                op, need = OP_COUNT, CHECK
+                op, need = OP_UNCOUNT, GOOD
+            else:                          # C lost it: O's good move into it was counted, an attack was not
+                op, need = OP_COUNT, BAD
         else:                              # ATTR_WAVE
             if flag[i] != 1:
                 continue
             flag[i] = 2
             taken += 1
             if side != checker:
-                # C's predecessors join -- unless the move into this position gave no check: then it is one
-                # of their ways and they joined as seeds already
-                op, need = OP_JOIN, CHECK
+                # C's predecessors join -- unless the move into this position was good: then it is one of
+                # their ways and they joined as seeds already
+                op, need = OP_JOIN, BAD
             else:
-                op, need = OP_UNCOUNT, QUIET
+                op, need = OP_UNCOUNT, GOOD
         decode(idx, spec, psq, board)
-        if need != ANY and king_attacked(board, psq[side], side ^ 1) != (need == CHECK):
-            continue
-        n = predecessors(spec, slot_pieces, psq, board, froms, side ^ 1, preds, counted)
+        mover = side ^ 1
+        check = False
+        if need != ANY:
+            check = king_attacked(board, psq[side], mover)
+            if goal == 0 and check == (need == GOOD):
+                continue                   # a check round: every move into this position is labelled alike
+        labels = need != ANY and chase_labels(board, st, psq, nslots, side, checker, goal, check, ids, pairs_after,
+                                              buf, moves)
+        n = predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted, moved, origin)
+        if labels:
+            decode(idx, spec, psq, board)          # predecessors() left the other image
         for j in range(n):
             if op != OP_JOIN and not counted[j]:
                 continue                   # a counter counts moves: each once
+            if need != ANY:
+                chased = np.uint64(0)
+                if labels:
+                    chased = move_chases(board, st, psq, nslots, moved[j], origin[j], mover, ids, pairs_after,
+                                         pairs_before, buf, moves)
+                if is_good(mover, checker, goal, check, chased) != (need == GOOD):
+                    continue
             q = preds[j]
             if base <= q < end:
                 receive(vals, counter, flag, q - base, op, kind)
             else:
                 out, nout = collect(out, nout, q * 4 + op)
     return taken, out, nout
+
+
+@njit(cache=True, nogil=True)
+def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
+    """The drawn positions of C (``checker``) in [lo, hi) with no move towards the goal -- no capture C does not
+    lose, no good move into a drawn position (the whole table is in ``vals``): (their indices, how many).
+    Searched forwards, stopping at the first such move: a position is passed over in a move or two."""
+    nslots = spec[3]
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    work = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(NSQ, np.int8)
+    st = np.zeros(ST_LEN, np.int32)
+    moves = np.zeros(MAX_MOVES, np.int32)
+    buf = np.zeros(MAX_MOVES, np.int32)
+    buf2 = np.zeros(MAX_MOVES, np.int32)
+    ids = np.full(NSQ, -1, np.int64)
+    pairs_before = np.zeros(MAX_IDS, np.uint64)
+    pairs_after = np.zeros(MAX_IDS, np.uint64)
+    them = checker ^ 1
+    out = np.zeros(64, np.int64)
+    nout = 0
+    for idx in range(lo, hi):
+        if vals[idx] != DRAW:
+            continue
+        decode(idx, spec, psq, board)
+        st[ST_SIDE] = checker
+        st[ST_KING] = psq[0]
+        st[ST_KING + 1] = psq[1]
+        checked = king_attacked(board, psq[checker], them)
+        if goal != 0:
+            set_ids(psq, nslots, ids)
+            chase_pairs(board, st, checker, ids, pairs_before, buf, buf2)
+        found = False
+        n = generate(board, checker, moves, GEN_ALL)
+        for k in range(n):
+            m = moves[k]
+            if not is_legal(board, st, m, checked):
+                continue
+            frm = move_from(m)
+            to = move_to(m)
+            if board[to] != 0:
+                found = not is_win(capture_code(board, checker, frm, to, sub_specs, sub_vals, sub_off, cap_sub,
+                                                cap_flip, work))
+            else:
+                piece = board[frm]
+                board[to] = piece
+                board[frm] = 0
+                king = frm == st[ST_KING + checker]
+                if king:
+                    st[ST_KING + checker] = to
+                if vals[encode_board(board, them, spec, False, work)] == DRAW:
+                    check = king_attacked(board, st[ST_KING + them], checker)
+                    chased = np.uint64(0)
+                    if goal != 0:
+                        ids[to] = ids[frm]
+                        ids[frm] = -1
+                        chase_pairs(board, st, checker, ids, pairs_after, buf, buf2)
+                        ids[frm] = ids[to]
+                        ids[to] = -1
+                        for a in range(nslots):
+                            chased |= pairs_after[a] & ~pairs_before[a]
+                    found = is_good(checker, checker, goal, check, chased)
+                if king:
+                    st[ST_KING + checker] = frm
+                board[frm] = piece
+                board[to] = 0
+            if found:
+                break
+        if not found:
+            out, nout = collect(out, nout, idx)
+    return out, nout
+
+
+@njit(cache=True, nogil=True)
+def rule_held(spec, slot_pieces, vals, trapped, checker, goal, sweeps):
+    """How many of the ``trapped`` positions of C (sorted indices) O can hold trapped for ever: the greatest
+    set S of them such that every move of C from S into a drawn position reaches a position of O with a good
+    move back into S.  Exactly the positions of C an attractor round would remove (none: the round is
+    skipped); found from these few positions alone, not from all of Z, in at most ``sweeps`` sweeps over them
+    (-1: not settled by then -- the round will tell)."""
+    nslots = spec[3]
+    psq = np.zeros(MAX_SLOTS, np.int64)
+    work = np.zeros(MAX_SLOTS, np.int64)
+    board = np.zeros(NSQ, np.int8)
+    st = np.zeros(ST_LEN, np.int32)
+    moves = np.zeros(MAX_MOVES, np.int32)
+    buf = np.zeros(MAX_MOVES, np.int32)
+    froms = np.zeros(32, np.int64)
+    preds = np.zeros(MAX_PREDECESSORS, np.int64)
+    counted = np.zeros(MAX_PREDECESSORS, np.bool_)
+    moved = np.zeros(MAX_PREDECESSORS, np.int64)
+    origin = np.zeros(MAX_PREDECESSORS, np.int64)
+    ids = np.full(NSQ, -1, np.int64)
+    pairs_after = np.zeros(MAX_IDS, np.uint64)
+    pairs_before = np.zeros(MAX_IDS, np.uint64)
+    them = checker ^ 1
+    alive = np.ones(trapped.shape[0], np.bool_)
+    held = trapped.shape[0]
+    for _ in range(sweeps):
+        if held == 0:
+            return 0
+        # O's positions with a good move into S
+        keep = np.zeros(64, np.int64)
+        nkeep = 0
+        for t in range(trapped.shape[0]):
+            if not alive[t]:
+                continue
+            decode(trapped[t], spec, psq, board)
+            check = king_attacked(board, psq[checker], them)
+            if goal == 0 and check:
+                continue                   # O's moves into it all check: none is good
+            labels = chase_labels(board, st, psq, nslots, checker, checker, goal, check, ids, pairs_after, buf,
+                                  moves)
+            n = predecessors(spec, slot_pieces, psq, board, froms, them, preds, counted, moved, origin)
+            if labels:
+                decode(trapped[t], spec, psq, board)
+            for j in range(n):
+                if vals[preds[j]] != DRAW:
+                    continue
+                chased = np.uint64(0)
+                if labels:
+                    chased = move_chases(board, st, psq, nslots, moved[j], origin[j], them, ids, pairs_after,
+                                         pairs_before, buf, moves)
+                if is_good(them, checker, goal, check, chased):
+                    keep, nkeep = collect(keep, nkeep, preds[j])
+        keep = np.sort(keep[:nkeep])
+        # C's positions of S with a move into Z that leaves S
+        dropped = 0
+        for t in range(trapped.shape[0]):
+            if not alive[t]:
+                continue
+            decode(trapped[t], spec, psq, board)
+            st[ST_SIDE] = checker
+            st[ST_KING] = psq[0]
+            st[ST_KING + 1] = psq[1]
+            checked = king_attacked(board, psq[checker], them)
+            n = generate(board, checker, moves, GEN_QUIETS)
+            for k in range(n):
+                m = moves[k]
+                if not is_legal(board, st, m, checked):
+                    continue
+                frm = move_from(m)
+                to = move_to(m)
+                piece = board[frm]
+                board[to] = piece
+                board[frm] = 0
+                q = encode_board(board, them, spec, False, work)
+                board[frm] = piece
+                board[to] = 0
+                if vals[q] == DRAW:
+                    at = np.searchsorted(keep, q)
+                    if at == keep.shape[0] or keep[at] != q:
+                        alive[t] = False
+                        dropped += 1
+                        break
+        if dropped == 0:
+            return held
+        held -= dropped
+    return -1
