@@ -131,23 +131,39 @@ def chase_pairs(board, st, side, ids, pairs, buf, buf2):
 
 
 @njit(cache=True)
-def gives_chase(board, st, move):
-    """Does ``move`` (legal, of the side to move) chase -- create a chase pair, by the mover, that was not there
-    before it?  (The tables' move picker: a side the rule makes the winner keeps clear of chases.)"""
-    side = st[ST_SIDE]
-    ids = np.full(NSQ, -1, np.int64)
+def chase_work():
+    """The work arrays of a chase test: ``ids`` (square -> piece id), the pairs before and after a move, two
+    move buffers."""
+    return (np.full(NSQ, -1, np.int64), np.zeros(MAX_IDS, np.uint64), np.zeros(MAX_IDS, np.uint64),
+            np.zeros(MAX_MOVES, np.int32), np.zeros(MAX_MOVES, np.int32))
+
+
+@njit(cache=True, inline="always")
+def number_pieces(board, ids):
+    """``ids[square]``: 0, 1, ... for the pieces of ``board`` (-1: empty), their identity for ``chase_pairs``;
+    returns how many."""
     count = 0
     for sq in range(NSQ):
+        ids[sq] = -1
         if board[sq] != 0:
             ids[sq] = count
             count += 1
-    before = np.zeros(MAX_IDS, np.uint64)
-    after = np.zeros(MAX_IDS, np.uint64)
-    buf = np.zeros(MAX_MOVES, np.int32)
-    buf2 = np.zeros(MAX_MOVES, np.int32)
-    frm = move_from(move)
-    to = move_to(move)
-    chase_pairs(board, st, side, ids, before, buf, buf2)
+    return count
+
+
+@njit(cache=True, inline="always")
+def fresh_targets(after, before, count):
+    """The ids of the pieces chased after a move and not before it, by any of the ``count`` attackers."""
+    new = np.uint64(0)
+    for a in range(count):
+        new |= after[a] & ~before[a]
+    return new
+
+
+@njit(cache=True)
+def new_chases(board, st, side, ids, count, frm, to, before, after, buf, buf2):
+    """The ids of the pieces ``side``'s move from ``frm`` to ``to`` chases: the pairs after it that ``before``
+    (``chase_pairs`` of the board as it is) lacks.  The board, ``st`` and ``ids`` are restored."""
     piece = board[frm]
     captured = board[to]
     board[to] = piece
@@ -155,17 +171,29 @@ def gives_chase(board, st, move):
     king = frm == st[ST_KING + side]
     if king:
         st[ST_KING + side] = to
-    ids[to] = ids[frm]
+    moved_id = ids[frm]
+    captured_id = ids[to]
+    ids[to] = moved_id
     ids[frm] = -1
     chase_pairs(board, st, side, ids, after, buf, buf2)
+    ids[frm] = moved_id
+    ids[to] = captured_id
     if king:
         st[ST_KING + side] = frm
     board[frm] = piece
     board[to] = captured
-    for a in range(count):
-        if after[a] & ~before[a]:
-            return True
-    return False
+    return fresh_targets(after, before, count)
+
+
+@njit(cache=True)
+def gives_chase(board, st, move):
+    """Does ``move`` (legal, of the side to move) chase -- create a chase pair, by the mover, that was not there
+    before it?  (The tables' move picker: a side the rule makes the winner keeps clear of chases.)"""
+    side = st[ST_SIDE]
+    ids, before, after, buf, buf2 = chase_work()
+    count = number_pieces(board, ids)
+    chase_pairs(board, st, side, ids, before, buf, buf2)
+    return new_chases(board, st, side, ids, count, move_from(move), move_to(move), before, after, buf, buf2) != 0
 
 
 @njit(cache=True)
@@ -176,16 +204,8 @@ def judge_cycle(board, st, hist, keys, start):
     n = st[ST_PLY]
     for _ in range(n - start):
         unmake_move(board, st, hist)
-    ids = np.full(NSQ, -1, np.int64)
-    count = 0
-    for sq in range(NSQ):
-        if board[sq] != 0:
-            ids[sq] = count
-            count += 1
-    before = np.zeros(MAX_IDS, np.uint64)
-    after = np.zeros(MAX_IDS, np.uint64)
-    buf = np.zeros(MAX_MOVES, np.int32)
-    buf2 = np.zeros(MAX_MOVES, np.int32)
+    ids, before, after, buf, buf2 = chase_work()
+    count = number_pieces(board, ids)
     all_checks = np.ones(2, np.bool_)
     chasing = np.full(2, ~np.uint64(0), np.uint64)
     for j in range(start, n):
@@ -199,10 +219,7 @@ def judge_cycle(board, st, hist, keys, start):
         ids[to] = ids[frm]
         ids[frm] = -1
         chase_pairs(board, st, mover, ids, after, buf, buf2)
-        new_targets = np.uint64(0)
-        for k in range(count):
-            new_targets |= after[k] & ~before[k]
-        chasing[mover] &= new_targets
+        chasing[mover] &= fresh_targets(after, before, count)
         if hist[j + 1, H_CHECK] == 0:
             all_checks[mover] = False
     us = st[ST_SIDE]

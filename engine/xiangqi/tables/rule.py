@@ -15,7 +15,7 @@ from ...egtb.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, BAD, OP_COUNT, OP
 from ...moving import move_from, move_to
 from ..board import NSQ, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
 from ..movegen import GEN_ALL, GEN_CAPTURES, GEN_QUIETS, generate, is_legal, king_attacked
-from ..repetition import MAX_IDS, chase_pairs
+from ..repetition import chase_pairs, chase_work, fresh_targets, new_chases
 from .index import decode, encode_board
 from .moves import MAX_PREDECESSORS, capture_code, predecessors
 
@@ -48,10 +48,7 @@ def move_chases(board, st, psq, nslots, slot, origin, mover, ids, pairs_after, p
     ids[to] = slot
     board[origin] = 0
     board[to] = piece
-    new = np.uint64(0)
-    for a in range(nslots):
-        new |= pairs_after[a] & ~pairs_before[a]
-    return new
+    return fresh_targets(pairs_after, pairs_before, nslots)
 
 
 @njit(cache=True)
@@ -88,6 +85,35 @@ def is_good(mover, checker, goal, check, chased):
     return not check and chased == 0
 
 
+@njit(cache=True)
+def label_work():
+    """The work arrays of ``label_predecessors``: un-move origins, then per predecessor its index, whether it
+    is counted, the slot moved, its origin and its label."""
+    return (np.zeros(32, np.int64), np.zeros(MAX_PREDECESSORS, np.int64), np.zeros(MAX_PREDECESSORS, np.bool_),
+            np.zeros(MAX_PREDECESSORS, np.int64), np.zeros(MAX_PREDECESSORS, np.int64),
+            np.zeros(MAX_PREDECESSORS, np.bool_))
+
+
+@njit(cache=True)
+def label_predecessors(spec, slot_pieces, idx, psq, board, st, side, checker, goal, froms, preds, counted, moved,
+                       origin, good, ids, pairs_after, pairs_before, buf, buf2):
+    """The predecessors of position ``idx`` (decoded in ``psq``/``board``, ``side`` to move; see
+    ``moves.predecessors``), and for each whether the move into ``idx`` is good for the round (``good[j]``).
+    Returns how many; ``psq``/``board`` are left as decoded."""
+    mover = side ^ 1
+    check = king_attacked(board, psq[side], mover)
+    labels = chase_labels(board, st, psq, spec[3], side, checker, goal, check, ids, pairs_after, buf, buf2)
+    n = predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted, moved, origin)
+    decode(idx, spec, psq, board)              # predecessors() left the other image
+    for j in range(n):
+        chased = np.uint64(0)
+        if labels:
+            chased = move_chases(board, st, psq, spec[3], moved[j], origin[j], mover, ids, pairs_after,
+                                 pairs_before, buf, buf2)
+        good[j] = is_good(mover, checker, goal, check, chased)
+    return n
+
+
 @njit(cache=True, nogil=True)
 def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, checker, goal, code, sub_specs,
               sub_vals, sub_off, cap_sub, cap_flip, out):
@@ -105,16 +131,8 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
     board = np.zeros(NSQ, np.int8)
     st = np.zeros(ST_LEN, np.int32)
     moves = np.zeros(MAX_MOVES, np.int32)
-    froms = np.zeros(32, np.int64)
-    preds = np.zeros(MAX_PREDECESSORS, np.int64)
-    counted = np.zeros(MAX_PREDECESSORS, np.bool_)
-    moved = np.zeros(MAX_PREDECESSORS, np.int64)
-    origin = np.zeros(MAX_PREDECESSORS, np.int64)
-    ids = np.full(NSQ, -1, np.int64)
-    pairs_after = np.zeros(MAX_IDS, np.uint64)
-    pairs_before = np.zeros(MAX_IDS, np.uint64)
-    buf = np.zeros(MAX_MOVES, np.int32)
-    nslots = spec[3]
+    froms, preds, counted, moved, origin, good = label_work()
+    ids, pairs_before, pairs_after, buf, _ = chase_work()
     taken = 0
     nout = 0
     for idx in range(lo, hi):
@@ -190,27 +208,18 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
             else:
                 op, need = OP_UNCOUNT, GOOD
         decode(idx, spec, psq, board)
-        mover = side ^ 1
-        check = False
-        if need != ANY:
-            check = king_attacked(board, psq[side], mover)
-            if goal == 0 and check == (need == GOOD):
-                continue                   # a check round: every move into this position is labelled alike
-        labels = need != ANY and chase_labels(board, st, psq, nslots, side, checker, goal, check, ids, pairs_after,
-                                              buf, moves)
-        n = predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted, moved, origin)
-        if labels:
-            decode(idx, spec, psq, board)          # predecessors() left the other image
+        if need == ANY:
+            n = predecessors(spec, slot_pieces, psq, board, froms, side ^ 1, preds, counted, moved, origin)
+        elif goal == 0 and king_attacked(board, psq[side], side ^ 1) == (need == GOOD):
+            continue                       # a check round: every move into this position is labelled alike
+        else:
+            n = label_predecessors(spec, slot_pieces, idx, psq, board, st, side, checker, goal, froms, preds,
+                                   counted, moved, origin, good, ids, pairs_after, pairs_before, buf, moves)
         for j in range(n):
             if op != OP_JOIN and not counted[j]:
                 continue                   # a counter counts moves: each once
-            if need != ANY:
-                chased = np.uint64(0)
-                if labels:
-                    chased = move_chases(board, st, psq, nslots, moved[j], origin[j], mover, ids, pairs_after,
-                                         pairs_before, buf, moves)
-                if is_good(mover, checker, goal, check, chased) != (need == GOOD):
-                    continue
+            if need != ANY and good[j] != (need == GOOD):
+                continue
             q = preds[j]
             if base <= q < end:
                 receive(vals, counter, flag, q - base, op, kind)
@@ -230,11 +239,7 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
     board = np.zeros(NSQ, np.int8)
     st = np.zeros(ST_LEN, np.int32)
     moves = np.zeros(MAX_MOVES, np.int32)
-    buf = np.zeros(MAX_MOVES, np.int32)
-    buf2 = np.zeros(MAX_MOVES, np.int32)
-    ids = np.full(NSQ, -1, np.int64)
-    pairs_before = np.zeros(MAX_IDS, np.uint64)
-    pairs_after = np.zeros(MAX_IDS, np.uint64)
+    ids, pairs_before, pairs_after, buf, buf2 = chase_work()
     them = checker ^ 1
     out = np.zeros(64, np.int64)
     nout = 0
@@ -267,22 +272,18 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
                 king = frm == st[ST_KING + checker]
                 if king:
                     st[ST_KING + checker] = to
-                if vals[encode_board(board, them, spec, False, work)] == DRAW:
-                    check = king_attacked(board, st[ST_KING + them], checker)
-                    chased = np.uint64(0)
-                    if goal != 0:
-                        ids[to] = ids[frm]
-                        ids[frm] = -1
-                        chase_pairs(board, st, checker, ids, pairs_after, buf, buf2)
-                        ids[frm] = ids[to]
-                        ids[to] = -1
-                        for a in range(nslots):
-                            chased |= pairs_after[a] & ~pairs_before[a]
-                    found = is_good(checker, checker, goal, check, chased)
+                drawn = vals[encode_board(board, them, spec, False, work)] == DRAW
+                check = king_attacked(board, st[ST_KING + them], checker)
                 if king:
                     st[ST_KING + checker] = frm
                 board[frm] = piece
                 board[to] = 0
+                if drawn:
+                    chased = np.uint64(0)
+                    if goal != 0:
+                        chased = new_chases(board, st, checker, ids, nslots, frm, to, pairs_before, pairs_after,
+                                            buf, buf2)
+                    found = is_good(checker, checker, goal, check, chased)
             if found:
                 break
         if not found:
@@ -297,21 +298,13 @@ def rule_held(spec, slot_pieces, vals, trapped, checker, goal, sweeps):
     move back into S.  Exactly the positions of C an attractor round would remove (none: the round is
     skipped); found from these few positions alone, not from all of Z, in at most ``sweeps`` sweeps over them
     (-1: not settled by then -- the round will tell)."""
-    nslots = spec[3]
     psq = np.zeros(MAX_SLOTS, np.int64)
     work = np.zeros(MAX_SLOTS, np.int64)
     board = np.zeros(NSQ, np.int8)
     st = np.zeros(ST_LEN, np.int32)
     moves = np.zeros(MAX_MOVES, np.int32)
-    buf = np.zeros(MAX_MOVES, np.int32)
-    froms = np.zeros(32, np.int64)
-    preds = np.zeros(MAX_PREDECESSORS, np.int64)
-    counted = np.zeros(MAX_PREDECESSORS, np.bool_)
-    moved = np.zeros(MAX_PREDECESSORS, np.int64)
-    origin = np.zeros(MAX_PREDECESSORS, np.int64)
-    ids = np.full(NSQ, -1, np.int64)
-    pairs_after = np.zeros(MAX_IDS, np.uint64)
-    pairs_before = np.zeros(MAX_IDS, np.uint64)
+    froms, preds, counted, moved, origin, good = label_work()
+    ids, pairs_before, pairs_after, buf, _ = chase_work()
     them = checker ^ 1
     alive = np.ones(trapped.shape[0], np.bool_)
     held = trapped.shape[0]
@@ -325,22 +318,10 @@ def rule_held(spec, slot_pieces, vals, trapped, checker, goal, sweeps):
             if not alive[t]:
                 continue
             decode(trapped[t], spec, psq, board)
-            check = king_attacked(board, psq[checker], them)
-            if goal == 0 and check:
-                continue                   # O's moves into it all check: none is good
-            labels = chase_labels(board, st, psq, nslots, checker, checker, goal, check, ids, pairs_after, buf,
-                                  moves)
-            n = predecessors(spec, slot_pieces, psq, board, froms, them, preds, counted, moved, origin)
-            if labels:
-                decode(trapped[t], spec, psq, board)
+            n = label_predecessors(spec, slot_pieces, trapped[t], psq, board, st, checker, checker, goal, froms,
+                                   preds, counted, moved, origin, good, ids, pairs_after, pairs_before, buf, moves)
             for j in range(n):
-                if vals[preds[j]] != DRAW:
-                    continue
-                chased = np.uint64(0)
-                if labels:
-                    chased = move_chases(board, st, psq, nslots, moved[j], origin[j], them, ids, pairs_after,
-                                         pairs_before, buf, moves)
-                if is_good(them, checker, goal, check, chased):
+                if good[j] and vals[preds[j]] == DRAW:
                     keep, nkeep = collect(keep, nkeep, preds[j])
         keep = np.sort(keep[:nkeep])
         # C's positions of S with a move into Z that leaves S
