@@ -871,26 +871,35 @@ def test_rule_goals_are_what_can_happen():
 
 def test_skipping_rounds_that_remove_nothing_changes_no_value(monkeypatch, tbdir):
     """A whole table skips the rounds ``rule_trapped``/``rule_held`` say remove nothing (a sliced build runs
-    them all): with every round run, KRvKN (checks decided by the rule, chase rounds with positions trapped)
-    comes out the same, code for code."""
+    them all): with every round run, the values are the same, code for code -- KRvKN (check rounds that remove
+    1,597 positions) and KCvKN (a chase round with positions of the horse's side whose every move chases the
+    cannon, none of which the cannon's side can hold there)."""
     from engine.egtb import rule
     load = Builder(XIANGQI, tbdir).load
-    skipped, _ = generate_table(parse_material("KRvKN"), load)
-    calls = []
     real = rule.WholeTable.trapped
+    for name in ("KRvKN", "KCvKN"):
+        seen = []
 
-    def counting(self, checker, goal):
-        calls.append(real(self, checker, goal))
-        return -1                                       # unknown: run the round
-    monkeypatch.setattr(rule.WholeTable, "trapped", counting)
-    every, stats = generate_table(parse_material("KRvKN"), load)
-    assert np.array_equal(skipped, every) and stats.rule_changed == 1597
-    assert 0 in calls and any(c > 0 for c in calls)     # both kinds of round were there to skip or run
+        def recording(self, checker, goal):
+            lo, hi = checker * self.material.npos, (checker + 1) * self.material.npos
+            seen.append((goal, int(self.rule_trapped(self.spec, self.vals, lo, hi, checker, goal, *self.subs)[1]),
+                         real(self, checker, goal)))
+            return seen[-1][2]
+        monkeypatch.setattr(rule.WholeTable, "trapped", recording)
+        skipped, _ = generate_table(parse_material(name), load)
+        monkeypatch.setattr(rule.WholeTable, "trapped", lambda self, checker, goal: -1)    # unknown: run it
+        every, stats = generate_table(parse_material(name), load)
+        assert np.array_equal(skipped, every)
+        if name == "KRvKN":
+            assert stats.rule_changed == 1597 and any(held > 0 for _, _, held in seen)
+        else:
+            assert any(goal and trapped and held == 0 for goal, trapped, held in seen), seen
 
 
-def test_cli_rule_option(tmp_path):
+def test_cli_rule_option(tmp_path, values):
     """``--rule`` picks the rule (the header records it, ``probe`` names it for a rule result); ``--no-rule``
-    is ``--rule none`` and contradicts any other."""
+    is ``--rule none`` and contradicts any other.  KRvKN has chase rounds (each side can chase the other's
+    piece) but no position a perpetual chase decides: its values are the same under either rule."""
     from engine.egtb.cli import tb
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "KRvKN", "--rule", "check", "--dir", str(tmp_path), "-q"])
@@ -898,6 +907,7 @@ def test_cli_rule_option(tmp_path):
     assert "KRvKN: 729000 entries" in r.output and "1597 changed by the rule" in r.output
     with TableFile(tmp_path / "KRvKN.xtb", MAGIC) as f:
         assert f.rule == "check"
+        assert np.array_equal(f.read_all(), values("KRvKN"))
     r = runner.invoke(tb, ["probe", "--fen", PERPETUAL, "--dir", str(tmp_path)])
     assert r.output.strip() == "loss (perpetual check rule)"
     assert Tablebases(tmp_path).rules == {"check": 4}
