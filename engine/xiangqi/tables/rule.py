@@ -99,12 +99,13 @@ def label_predecessors(spec, slot_pieces, idx, psq, board, st, side, checker, go
                        origin, good, ids, pairs_after, pairs_before, buf, buf2):
     """The predecessors of position ``idx`` (decoded in ``psq``/``board``, ``side`` to move; see
     ``moves.predecessors``), and for each whether the move into ``idx`` is good for the round (``good[j]``).
-    Returns how many; ``psq``/``board`` are left as decoded."""
+    Returns how many; ``psq``/``board`` are left changed."""
     mover = side ^ 1
     check = king_attacked(board, psq[side], mover)
     labels = chase_labels(board, st, psq, spec[3], side, checker, goal, check, ids, pairs_after, buf, buf2)
     n = predecessors(spec, slot_pieces, psq, board, froms, mover, preds, counted, moved, origin)
-    decode(idx, spec, psq, board)              # predecessors() left the other image
+    if labels:
+        decode(idx, spec, psq, board)          # predecessors() left the other image
     for j in range(n):
         chased = np.uint64(0)
         if labels:
@@ -240,6 +241,7 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
     st = np.zeros(ST_LEN, np.int32)
     moves = np.zeros(MAX_MOVES, np.int32)
     ids, pairs_before, pairs_after, buf, buf2 = chase_work()
+    no_pairs = np.zeros_like(pairs_before)
     them = checker ^ 1
     out = np.zeros(64, np.int64)
     nout = 0
@@ -253,7 +255,7 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
         checked = king_attacked(board, psq[checker], them)
         if goal != 0:
             set_ids(psq, nslots, ids)
-            chase_pairs(board, st, checker, ids, pairs_before, buf, buf2)
+        before = False                     # pairs_before found (only when a move's pairs after need them)
         found = False
         n = generate(board, checker, moves, GEN_ALL)
         for k in range(n):
@@ -281,8 +283,15 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
                 if drawn:
                     chased = np.uint64(0)
                     if goal != 0:
-                        chased = new_chases(board, st, checker, ids, nslots, frm, to, pairs_before, pairs_after,
-                                            buf, buf2)
+                        # every pair after the move first: a move without the goal's pieces among them is good
+                        # whatever was there before
+                        chased = new_chases(board, st, checker, ids, nslots, frm, to, no_pairs, pairs_after, buf,
+                                            buf2)
+                        if not is_good(checker, checker, goal, check, chased):
+                            if not before:
+                                chase_pairs(board, st, checker, ids, pairs_before, buf, buf2)
+                                before = True
+                            chased = fresh_targets(pairs_after, pairs_before, nslots)
                     found = is_good(checker, checker, goal, check, chased)
             if found:
                 break
