@@ -110,14 +110,20 @@ def _build_here(builder, names, force, quiet, directory):
     records = builder.build(names, force=force, progress=progress, log=log)
     if state["bar"] is not None:
         state["bar"].__exit__(None, None, None)
-    _summary(records, directory)
+    _summary(records, directory, rule=builder.rule)
 
 
-def _summary(records, directory, seconds=None):
+def _summary(records, directory, seconds=None, rule="none"):
     built = [r for r in records if r.built]
     took = seconds if seconds is not None else sum(r.seconds for r in built)
     click.echo(f"{len(built)} tables built, {len(records) - len(built)} present already, "
                f"{took:.1f} s, {sum(r.bytes for r in records)} bytes in {directory}")
+    if rule != "none" and built:
+        ruled = [r for r in built if r.rule_changed]
+        chased = [r for r in built if r.rule_chase]
+        click.echo(f"rule ({rule}): {sum(r.rule_changed for r in built)} positions decided in {len(ruled)} of the "
+                   f"tables built" + (f", {sum(r.rule_chase for r in built)} of them by perpetual chase in "
+                                      f"{len(chased)} tables" if rule == "chase" else ""))
 
 
 def _build_on_cluster(builder, game, names, force, address, quiet, slice_above, slices):
@@ -135,7 +141,7 @@ def _build_on_cluster(builder, game, names, force, address, quiet, slice_above, 
         records = build_on_cluster(ray, builder, game, names, force=force, line=line,
                                    log=line.write if not line.disable else click.echo,
                                    slice_above=slice_above or SLICE_ABOVE, slices=slices)
-    _summary(records, builder.directory, time.perf_counter() - t0)
+    _summary(records, builder.directory, time.perf_counter() - t0, builder.rule)
 
 
 @tb.command("verify")
