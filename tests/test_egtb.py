@@ -880,10 +880,10 @@ def test_skipping_rounds_that_remove_nothing_changes_no_value(monkeypatch, tbdir
     for name in ("KRvKN", "KCvKA"):
         seen = []
 
-        def every_round(self, checker, goal):
+        def every_round(self, checker, goal, goals):
             lo, hi = checker * self.material.npos, (checker + 1) * self.material.npos
-            seen.append((goal, int(self.rule_trapped(self.spec, self.vals, lo, hi, checker, goal, *self.subs)[1]),
-                         real(self, checker, goal)))
+            found = self.rule_trapped(self.spec, self.vals, lo, hi, checker, np.array([goal]), *self.subs)[1]
+            seen.append((goal, int(found), real(self, checker, goal, goals)))
             return -1                                   # unknown: the round is run
         monkeypatch.setattr(rule.WholeTable, "trapped", every_round)
         every, stats = generate_table(parse_material(name), load)

@@ -218,7 +218,7 @@ def rule_pass(material, table, report, chase: bool = True) -> tuple[int, int]:
         for checker, goal, what in goals:
             report(0.9, f"perpetual {what} ({material.SIDE_NAMES[checker]})")
             removed_total = 0
-            if table.trapped(checker, goal) == 0:
+            if table.trapped(checker, goal, [g for c, g, _ in goals if c == checker]) == 0:
                 continue                # every position of C has a way towards the goal: nothing to remove
             while True:
                 if removed_total == 0:
@@ -252,6 +252,7 @@ class WholeTable:
     def __init__(self, material, vals, subs, pool, rule_step, rule_trapped, rule_held):
         self.material, self.vals, self.subs, self.pool = material, vals, subs, pool
         self.rule_step, self.rule_trapped, self.rule_held = rule_step, rule_trapped, rule_held
+        self.version, self._trapped = 0, {}
         self.spec, self.slot_pieces = material.spec(), material.slot_pieces()
         self.cnt = np.zeros(vals.shape[0], np.uint8)
         self.ways = np.zeros(vals.shape[0], np.uint8)
@@ -266,14 +267,20 @@ class WholeTable:
                    for lo, hi in self.halves]
         return sum(int(f.result()[0]) for f in futures)
 
-    def trapped(self, checker, goal) -> int:
+    def trapped(self, checker, goal, goals) -> int:
         """How many of C's drawn positions a round for ``goal`` would remove (the game's ``rule_trapped``: those
-        with no move towards it, then ``rule_held``: those of them O can hold there)."""
-        lo, hi = checker * self.material.npos, (checker + 1) * self.material.npos
-        mid = (lo + hi) // 2
-        futures = [self.pool.submit(self.rule_trapped, self.spec, self.vals, a, b, checker, goal, *self.subs)
-                   for a, b in ((lo, mid), (mid, hi))]
-        found = np.concatenate([out[:n] for out, n in (f.result() for f in futures)])
+        with no move towards it, then ``rule_held``: those of them O can hold there).  ``goals``: all of C's
+        goals, whose positions one scan finds, kept until the values change."""
+        key = (checker, tuple(goals))
+        if key not in self._trapped or self._trapped[key][0] != self.version:
+            lo, hi = checker * self.material.npos, (checker + 1) * self.material.npos
+            mid = (lo + hi) // 2
+            masks = np.array(goals, np.int64)
+            futures = [self.pool.submit(self.rule_trapped, self.spec, self.vals, a, b, checker, masks, *self.subs)
+                       for a, b in ((lo, mid), (mid, hi))]
+            coded = np.concatenate([out[:n] for out, n in (f.result() for f in futures)])
+            self._trapped[key] = (self.version, {g: np.sort(coded[coded % 8 == i] // 8) for i, g in enumerate(goals)})
+        found = self._trapped[key][1][goal]
         if found.size == 0:
             return 0
         if found.size > HELD_LIMIT:
@@ -283,4 +290,7 @@ class WholeTable:
     def scan(self, scan, checker=0, order=0) -> int:
         futures = [self.pool.submit(rule_scan, self.vals, self.cnt, self.ways, self.flag, self.material.npos, 0,
                                     lo, hi, scan, checker, order) for lo, hi in self.halves]
-        return sum(int(f.result()) for f in futures)
+        changed = sum(int(f.result()) for f in futures)
+        if changed and scan != ATTR_START:
+            self.version += 1           # values decided: what ``trapped`` found is out of date
+        return changed

@@ -214,7 +214,7 @@ class SlicedRuleTable:
     def step(self, step, checker=0, goal=0, code=0) -> int:
         return _exchange(self.ray, self.actors, "rule_step", (step, checker, goal, code), "rule_receive", (step,))
 
-    def trapped(self, checker, goal) -> int:
+    def trapped(self, checker, goal, goals) -> int:
         """Unknown here (a slice does not hold the positions its moves lead to): every round is run -- the
         whole table skips only rounds that remove nothing, so the results are the same."""
         return -1

@@ -230,10 +230,11 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
 
 
 @njit(cache=True, nogil=True)
-def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
-    """The drawn positions of C (``checker``) in [lo, hi) with no move towards the goal -- no capture C does not
-    lose, no good move into a drawn position (the whole table is in ``vals``): (their indices, how many).
-    Searched forwards, stopping at the first such move: a position is passed over in a move or two."""
+def rule_trapped(spec, vals, lo, hi, checker, goals, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
+    """The drawn positions of C (``checker``) in [lo, hi) with no move towards a goal -- no capture C does not
+    lose, no good move into a drawn position (the whole table is in ``vals``) -- for each of ``goals`` (at most
+    8) at once: (``index * 8 + the goal's number`` for each, how many).  Searched forwards, stopping when every
+    goal has its move: a position is passed over in a move or two, whatever the number of goals."""
     nslots = spec[3]
     psq = np.zeros(MAX_SLOTS, np.int64)
     work = np.zeros(MAX_SLOTS, np.int64)
@@ -243,6 +244,9 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
     ids, pairs_before, pairs_after, buf, buf2 = chase_work()
     no_pairs = np.zeros_like(pairs_before)
     them = checker ^ 1
+    chases = False
+    for g in range(goals.shape[0]):
+        chases = chases or goals[g] != 0
     out = np.zeros(64, np.int64)
     nout = 0
     for idx in range(lo, hi):
@@ -253,10 +257,10 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
         st[ST_KING] = psq[0]
         st[ST_KING + 1] = psq[1]
         checked = king_attacked(board, psq[checker], them)
-        if goal != 0:
+        if chases:
             set_ids(psq, nslots, ids)
         before = False                     # pairs_before found (only when a move's pairs after need them)
-        found = False
+        need = (1 << goals.shape[0]) - 1   # the goals still without a move
         n = generate(board, checker, moves, GEN_ALL)
         for k in range(n):
             m = moves[k]
@@ -265,8 +269,9 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
             frm = move_from(m)
             to = move_to(m)
             if board[to] != 0:
-                found = not is_win(capture_code(board, checker, frm, to, sub_specs, sub_vals, sub_off, cap_sub,
-                                                cap_flip, work))
+                if not is_win(capture_code(board, checker, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip,
+                                           work)):
+                    need = 0               # a way out of the table: towards every goal
             else:
                 piece = board[frm]
                 board[to] = piece
@@ -281,22 +286,31 @@ def rule_trapped(spec, vals, lo, hi, checker, goal, sub_specs, sub_vals, sub_off
                 board[frm] = piece
                 board[to] = 0
                 if drawn:
+                    # every pair after the move first: a goal whose pieces are not among them is met whatever
+                    # was there before; only the others need the pairs before
+                    after = False
                     chased = np.uint64(0)
-                    if goal != 0:
-                        # every pair after the move first: a move without the goal's pieces among them is good
-                        # whatever was there before
-                        chased = new_chases(board, st, checker, ids, nslots, frm, to, no_pairs, pairs_after, buf,
-                                            buf2)
-                        if not is_good(checker, checker, goal, check, chased):
+                    for g in range(goals.shape[0]):
+                        if not (need >> g) & 1:
+                            continue
+                        if goals[g] != 0 and not after:
+                            chased = new_chases(board, st, checker, ids, nslots, frm, to, no_pairs, pairs_after,
+                                                buf, buf2)
+                            after = True
+                        good = is_good(checker, checker, goals[g], check, chased)
+                        if not good and goals[g] != 0:
                             if not before:
                                 chase_pairs(board, st, checker, ids, pairs_before, buf, buf2)
                                 before = True
-                            chased = fresh_targets(pairs_after, pairs_before, nslots)
-                    found = is_good(checker, checker, goal, check, chased)
-            if found:
+                            good = is_good(checker, checker, goals[g], check,
+                                           fresh_targets(pairs_after, pairs_before, nslots))
+                        if good:
+                            need &= ~(1 << g)
+            if need == 0:
                 break
-        if not found:
-            out, nout = collect(out, nout, idx)
+        for g in range(goals.shape[0]):
+            if (need >> g) & 1:
+                out, nout = collect(out, nout, idx * 8 + g)
     return out, nout
 
 
