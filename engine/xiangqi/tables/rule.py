@@ -28,6 +28,35 @@ def set_ids(psq, nslots, ids):
         ids[psq[s]] = s
 
 
+@njit(cache=True, inline="always")
+def set_up(idx, spec, psq, board, st, side):
+    """Decode position ``idx`` into ``psq``/``board`` with ``side`` to move in ``st``; is that side in check?"""
+    decode(idx, spec, psq, board)
+    st[ST_SIDE] = side
+    st[ST_KING] = psq[0]
+    st[ST_KING + 1] = psq[1]
+    return king_attacked(board, psq[side], side ^ 1)
+
+
+@njit(cache=True, inline="always")
+def quiet_child(board, st, spec, side, frm, to, work):
+    """(index, check): the position after ``side``'s non-capture ``frm`` -> ``to``, and whether it gives
+    check.  The board and ``st`` are restored."""
+    piece = board[frm]
+    board[to] = piece
+    board[frm] = 0
+    king = frm == st[ST_KING + side]
+    if king:
+        st[ST_KING + side] = to
+    idx = encode_board(board, side ^ 1, spec, False, work)
+    check = king_attacked(board, st[ST_KING + (side ^ 1)], side)
+    if king:
+        st[ST_KING + side] = frm
+    board[frm] = piece
+    board[to] = 0
+    return idx, check
+
+
 @njit(cache=True)
 def move_chases(board, st, psq, nslots, slot, origin, mover, ids, pairs_after, pairs_before, buf, buf2):
     """The target slots that ``mover``'s move of ``slot`` from ``origin`` to where it stands chases: the pairs
@@ -146,11 +175,7 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
             flag[i] = 0
             if v != DRAW:
                 continue
-            decode(idx, spec, psq, board)
-            st[ST_SIDE] = side
-            st[ST_KING] = psq[0]
-            st[ST_KING + 1] = psq[1]
-            checked = king_attacked(board, psq[side], side ^ 1)
+            checked = set_up(idx, spec, psq, board, st, side)
             n = generate(board, side, moves, GEN_CAPTURES)
             for k in range(n):
                 m = moves[k]
@@ -243,7 +268,6 @@ def rule_trapped(spec, vals, lo, hi, checker, goals, sub_specs, sub_vals, sub_of
     moves = np.zeros(MAX_MOVES, np.int32)
     ids, pairs_before, pairs_after, buf, buf2 = chase_work()
     no_pairs = np.zeros_like(pairs_before)
-    them = checker ^ 1
     chases = False
     for g in range(goals.shape[0]):
         chases = chases or goals[g] != 0
@@ -252,11 +276,7 @@ def rule_trapped(spec, vals, lo, hi, checker, goals, sub_specs, sub_vals, sub_of
     for idx in range(lo, hi):
         if vals[idx] != DRAW:
             continue
-        decode(idx, spec, psq, board)
-        st[ST_SIDE] = checker
-        st[ST_KING] = psq[0]
-        st[ST_KING + 1] = psq[1]
-        checked = king_attacked(board, psq[checker], them)
+        checked = set_up(idx, spec, psq, board, st, checker)
         if chases:
             set_ids(psq, nslots, ids)
         before = False                     # pairs_before found (only when a move's pairs after need them)
@@ -273,19 +293,8 @@ def rule_trapped(spec, vals, lo, hi, checker, goals, sub_specs, sub_vals, sub_of
                                            work)):
                     need = 0               # a way out of the table: towards every goal
             else:
-                piece = board[frm]
-                board[to] = piece
-                board[frm] = 0
-                king = frm == st[ST_KING + checker]
-                if king:
-                    st[ST_KING + checker] = to
-                drawn = vals[encode_board(board, them, spec, False, work)] == DRAW
-                check = king_attacked(board, st[ST_KING + them], checker)
-                if king:
-                    st[ST_KING + checker] = frm
-                board[frm] = piece
-                board[to] = 0
-                if drawn:
+                child, check = quiet_child(board, st, spec, checker, frm, to, work)
+                if vals[child] == DRAW:
                     # every pair after the move first: a goal whose pieces are not among them is met whatever
                     # was there before; only the others need the pairs before
                     after = False
@@ -328,7 +337,6 @@ def rule_held(spec, slot_pieces, vals, trapped, checker, goal, sweeps):
     moves = np.zeros(MAX_MOVES, np.int32)
     froms, preds, counted, moved, origin, good = label_work()
     ids, pairs_before, pairs_after, buf, _ = chase_work()
-    them = checker ^ 1
     alive = np.ones(trapped.shape[0], np.bool_)
     held = trapped.shape[0]
     for _ in range(sweeps):
@@ -352,24 +360,13 @@ def rule_held(spec, slot_pieces, vals, trapped, checker, goal, sweeps):
         for t in range(trapped.shape[0]):
             if not alive[t]:
                 continue
-            decode(trapped[t], spec, psq, board)
-            st[ST_SIDE] = checker
-            st[ST_KING] = psq[0]
-            st[ST_KING + 1] = psq[1]
-            checked = king_attacked(board, psq[checker], them)
+            checked = set_up(trapped[t], spec, psq, board, st, checker)
             n = generate(board, checker, moves, GEN_QUIETS)
             for k in range(n):
                 m = moves[k]
                 if not is_legal(board, st, m, checked):
                     continue
-                frm = move_from(m)
-                to = move_to(m)
-                piece = board[frm]
-                board[to] = piece
-                board[frm] = 0
-                q = encode_board(board, them, spec, False, work)
-                board[frm] = piece
-                board[to] = 0
+                q = quiet_child(board, st, spec, checker, move_from(m), move_to(m), work)[0]
                 if vals[q] == DRAW:
                     at = np.searchsorted(keep, q)
                     if at == keep.shape[0] or keep[at] != q:
