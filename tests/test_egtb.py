@@ -796,6 +796,18 @@ def test_a_table_built_under_another_rule_is_rebuilt_not_used(tmp_path, other):
         Builder(XIANGQI, tmp_path, rule=other).load(parse_material("KCvK"))
 
 
+def test_the_table_set_says_which_rule_its_tables_were_built_under(tmp_path):
+    """The engine's note when it opens tables (``TableSet.describe``): how many of each game, and the rule they
+    were built under -- counted per rule when a set mixes them (the first directory's KvK wins)."""
+    check, chase = tmp_path / "check", tmp_path / "chase"
+    Builder(XIANGQI, check, rule="check").build(["KCvK"])
+    Builder(XIANGQI, chase).build(["KRvK"])
+    assert TableSet(chase).describe() == "endgame tables: 2 xiangqi (perpetual check and chase rule)"
+    assert TableSet(f"{check};{chase}").describe() == \
+        "endgame tables: 3 xiangqi (1 perpetual check and chase rule, 2 perpetual check rule)"
+    assert TableSet(None).describe() == ""
+
+
 # ------------------------------------------------------------------------------------------------------------
 # Perpetual chase
 # ------------------------------------------------------------------------------------------------------------

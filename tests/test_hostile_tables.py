@@ -343,8 +343,9 @@ def test_the_engine_reports_each_bad_table_once_and_plays_on(built, tmp_path, di
         sent = engine.send("isready")
         t, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
         assert t - sent < 5.0
-        assert all(line.startswith("info string error: ") for line in lines[:-1]), lines
-        named = files_named(lines[:-1])
+        assert all(line.startswith("info string error: ") for line in lines[:-2]), lines
+        assert lines[-2].startswith("info string endgame tables: ") and " xiangqi (" in lines[-2], lines
+        named = files_named(lines[:-2])
         assert set(named) == set(at_open) and all(words in named[f] for f, words in at_open.items()), lines
 
         engine.send(f"position fen {KRVKA_WIN}")

@@ -34,10 +34,17 @@ class RecordingSearcher:
         self.calls.append(("set_books", [b.path for b in books], best))
 
 
+class FakeTables(tuple):
+    """What the fake ``open_tables`` opens: its arguments, and nothing to say about them."""
+    def describe(self) -> str:
+        return ""
+
+
 def loaded_core():
     """An EngineCore whose loader has finished, with a recording searcher."""
     searcher = RecordingSearcher()
-    engine = Engine(searcher, None, None, None, None, lambda paths, cache_mb: ("tables", paths, cache_mb),
+    engine = Engine(searcher, None, None, None, None,
+                    lambda paths, cache_mb: FakeTables(("tables", paths, cache_mb)),
                     applied={"hash_mb": OPTIONS["hash_mb"].default})
     done = threading.Event()
     done.set()

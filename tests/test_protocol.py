@@ -23,6 +23,7 @@ from engine.xiangqi.position import START_FEN, Position
 ROOT = Path(__file__).resolve().parent.parent
 
 LOAD_TIMEOUT = 240.0     # isready after a cold JIT cache may take a while; a warm start takes about a second
+TABLES_NOTE = "info string endgame tables: "              # what opened, said when the tables are (re)opened
 REPLY_TIMEOUT = 10.0
 SEARCH_TIMEOUT = 60.0
 HANDSHAKE_LIMIT = 2.0    # a GUI gives 10 s (UCCI league) to 35 s; we answer from plain Python
@@ -199,7 +200,7 @@ def test_ucci_transcript(engine):
         engine.send(f"setoption {name} large")
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
-    assert lines == ["readyok"], lines
+    assert lines[-1] == "readyok" and [ln for ln in lines[:-1] if not ln.startswith(TABLES_NOTE)] == [], lines
     engine.send("position startpos moves h2e2 h9g7")
     engine.send("go depth 3")
     _, lines = engine.bestmove()
@@ -230,7 +231,8 @@ def test_uci_transcript(engine):
         engine.send(line)
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
-    assert not [ln for ln in lines if ln.startswith("info string")]            # every option taken as it is
+    assert not [ln for ln in lines if ln.startswith("info string") and not ln.startswith(TABLES_NOTE)]  # every
+    # option taken as it is
     engine.send("ucinewgame")
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     engine.send(f"position fen {fen} moves b0c2 b9c7")
@@ -767,6 +769,10 @@ def test_ucci_probe_and_search_with_tables(engine, tables):
     from engine.xiangqi.tables import Tablebases
     started(engine, "ucci")
     engine.send(f"setoption egtbpaths {tables}")
+    engine.send("isready")                                  # the tables open and say what they are
+    _, lines = engine.read_until(lambda ln: ln == "readyok")
+    assert lines == [f"{TABLES_NOTE}{len(list(tables.glob('*.xtb')))} xiangqi (perpetual check and chase rule)",
+                     "readyok"]
     assert ucci_probe(engine, f"fen {TB_WIN_FEN}") == ["win 9", "pophash"]   # nothing searched: empty hash reply
     assert ucci_probe(engine, f"fen {TB_LOSS_FEN}")[0] == "loss 8"
     engine.send(f"position fen {TB_WIN_FEN}")
@@ -825,7 +831,8 @@ def test_corrupt_tables_are_reported_once_and_the_engine_plays_on(engine, tables
     engine.send(option)
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok")
-    assert len(lines) == 2 and lines[0].startswith("info string error: ") and "KRvK" in lines[0], lines
+    assert len(lines) == 3 and lines[0].startswith("info string error: ") and "KRvK" in lines[0], lines
+    assert lines[1] == f"{TABLES_NOTE}{len(list(tables.glob('*.xtb'))) - 1} xiangqi (perpetual check and chase rule)"
     engine.send(f"position fen {TB_WIN_FEN}")
     engine.send("go depth 3")
     _, lines = engine.bestmove()

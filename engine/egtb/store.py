@@ -74,6 +74,7 @@ FLAG_CHASE = 2                  # only with FLAG_RULE
 #: The rule a table is built under (``shuai tb build --rule``) and the header flags that record it: none (plain
 #: retrograde values), perpetual check alone, perpetual check and chase (the Asian rule, the default).
 RULE_FLAGS = {"none": 0, "check": FLAG_RULE, "chase": FLAG_RULE | FLAG_CHASE}
+RULE_WORDS = {"none": "no rule", "check": "perpetual check rule", "chase": "perpetual check and chase rule"}
 DEFAULT_RULE = "chase"
 FRAME_SLACK = 1024              # bytes: zstandard's worst case adds size/256 + a frame header to what it codes
 

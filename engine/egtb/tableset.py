@@ -11,6 +11,7 @@ from ..files import clip
 from ..game import GAMES, game_of_fen
 from . import DEFAULT_CACHE_MB, default_directory
 from .probe import ErrorLog, ProbeResult, split_paths
+from .store import RULE_WORDS
 
 
 class TableSet:
@@ -47,6 +48,25 @@ class TableSet:
                 raise ValueError(f"not a FEN of any game: {pos!r}")
             pos = game.position(pos)
         return self.for_game(pos.game).probe(pos)
+
+    def describe(self) -> str:
+        """What is open, for the protocols' note when the tables are (re)opened: the number of tables of each game
+        and, for a game with a rule pass, the rule they were built under -- "endgame tables: 45 xiangqi
+        (perpetual check and chase rule), 5 chess"; "" when no table is open."""
+        with self._lock:
+            games = list(self._tables.items())
+        parts = []
+        for game, tables in games:
+            rules = tables.rules
+            count = sum(rules.values())
+            if not count:
+                continue
+            text = f"{count} {game.name}"
+            if game.tables().RULE_PASS:
+                text += " (" + ", ".join(RULE_WORDS[r] if len(rules) == 1 else f"{n} {RULE_WORDS[r]}"
+                                         for r, n in sorted(rules.items())) + ")"
+            parts.append(text)
+        return "endgame tables: " + ", ".join(parts) if parts else ""
 
     @property
     def errors(self) -> list[str]:

@@ -461,7 +461,8 @@ class EngineCore:
             applied["tables"] = files
             tables = eng.open_tables(v["table_paths"], v["table_cache_mb"]) if v["tables"] else None
             eng.searcher.set_tablebases(tables)
-            self.out.lines(self.table_errors())
+            said = tables.describe() if tables is not None else ""
+            self.out.lines(self.table_errors() + [line for line in [said and self.format_note(said)] if line])
         eng.searcher.tb_depth = v["probe_depth"]
         if applied.get("search_params", "") != v["search_params"]:
             eng.searcher.set_params(search_params.parse(v["search_params"]))
