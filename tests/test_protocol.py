@@ -231,8 +231,8 @@ def test_uci_transcript(engine):
         engine.send(line)
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
-    assert not [ln for ln in lines if ln.startswith("info string") and not ln.startswith(TABLES_NOTE)]  # every
-    # option taken as it is
+    # Every option taken as it is: no line but the tables' note.
+    assert not [ln for ln in lines if ln.startswith("info string") and not ln.startswith(TABLES_NOTE)]
     engine.send("ucinewgame")
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     engine.send(f"position fen {fen} moves b0c2 b9c7")
