@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import manifest
 from .store import (DEFAULT_CHUNK, DEFAULT_RULE, RULE_FLAGS, TableError, TableFile, max_distance,
                     remove_stale_temporaries, table_path, write_table)
 
@@ -132,11 +133,15 @@ class Builder:
 
     def present(self, path, material, log=None):
         """The record of a table file already built, or None when the file is broken or built under the other
-        rule setting (it is rebuilt)."""
+        rule setting (it is rebuilt).  A file the directory's manifest does not list -- a build killed between
+        the table's rename and the manifest's update leaves one -- is read whole and its digest recorded."""
         try:
             with TableFile(path, self.magic) as f:
                 f.check_material(material)
                 self._check_rule(f)
+                if manifest.expected_digest(path) is None:
+                    f.verify()
+                    manifest.record(path.parent, {path.name: f.digest()})
                 return BuildRecord(material.name, f.size, 0.0, path.stat().st_size, 0.0, 0, f.max_dist, 0, False)
         except (TableError, OSError) as e:
             if log:
