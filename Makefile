@@ -107,6 +107,14 @@ ITERATIONS ?= 2000
 spsa: setup
 	$(BIN)/python -m engine.tune spsa --game $(GAME) --iterations $(ITERATIONS) $(if $(STOP_AFTER),--stop-after $(STOP_AFTER))
 
+# The network's training positions (issue 33): the same self-play as tune-data, written as a binary positions
+# file (engine/tune/nnue_data.py) into tune/nnue-$(GAME)-seed$(SEED).bin; reproducible from the seed.
+SEED ?= 11
+NNUE_GAMES ?= 9500
+.PHONY: nnue-data
+nnue-data: setup
+	$(BIN)/python -m engine.tune data --nnue --game $(GAME) --seed $(SEED) --games $(NNUE_GAMES)
+
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -45,6 +45,10 @@ class Game:
         self.start_fen = c.START_FEN
         self.package = package
         self.ranks = c.RANKS                # rows in a FEN: what tells the games' FENs apart
+        self.files = c.FILES
+        self.squares = c.NSQ                # square = rank * files + file; rank 0 is the first side's back rank
+        self.kinds = len(c.PIECE_CHARS) - 1     # piece kinds 1..kinds; code = colour * black_bit + kind
+        self.black_bit = c.BLACK_BIT
         self.side_names = c.SIDE_NAMES      # ("red", "black") / ("white", "black"): the first moves first
         self.stalemate_draws = c.STALEMATE_DRAWS    # no legal move outside check: a draw (chess), or a loss
         # Talking to other engines (engine.match.engines)

@@ -42,11 +42,14 @@ def main():
               help=f"Nodes searched per move.  [default: {defaults('SELFPLAY_NODES')}]")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63), default=Settings.seed, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True)
-def data(game, out, games, nodes, seed, workers):
+@click.option("--nnue", is_flag=True,
+              help="Write the network's binary positions file (engine.tune.nnue_data) instead of gzip text.  "
+                   "[default out: tune/nnue-<game>-seed<SEED>.bin]")
+def data(game, out, games, nodes, seed, workers, nnue):
     """Self-play games at a fixed node count; their quiet positions, with the result and the search's score."""
     from pathlib import Path
     tuning = game_named(game).tuning()
-    out = out or tuning.DATA
+    out = out or (f"tune/nnue-{game}-seed{seed}.bin" if nnue else tuning.DATA)
     games = games or tuning.SELFPLAY_GAMES
     nodes = nodes or tuning.SELFPLAY_NODES
     Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -55,7 +58,13 @@ def data(game, out, games, nodes, seed, workers):
     def progress(done, positions):
         if done % 500 == 0 or done == games:
             print(f"{done}/{games} games, {positions} positions, {time.monotonic() - t0:.0f} s", flush=True)
-    n = generate(out, Settings(games=games, nodes=nodes, seed=seed, game=game), workers=workers, progress=progress)
+    settings = Settings(games=games, nodes=nodes, seed=seed, game=game)
+    if nnue:
+        from . import nnue_data
+        n = nnue_data.generate(out, settings, workers=workers, progress=progress,
+                               provenance={"commit": nnue_data.source_commit()})
+    else:
+        n = generate(out, settings, workers=workers, progress=progress)
     print(f"{n} positions from {games} games (seed {seed}, {nodes} nodes a move) in {out}, "
           f"{time.monotonic() - t0:.0f} s")
 

@@ -107,40 +107,42 @@ def _play_out(pos, s: Settings, searcher, game_result, is_capture) -> Iterator[t
         yield fen, points, score
 
 
-def _worker(args) -> list[str]:
+def _worker(args) -> list[tuple[str, float, int]]:
     games, s = args
     from ..match.openings import load_openings
     from ..searcher import QUICK_HASH_MB, Searcher
     openings = load_openings(s.openings, s.game)
     searcher = Searcher(s.hash_mb or QUICK_HASH_MB)
-    lines = []
-    for g in games:
-        lines.extend(f"{fen};{points:g};{score}" for fen, points, score in play_game(g, s, searcher, openings))
-    return lines
+    return [row for g in games for row in play_game(g, s, searcher, openings)]
+
+
+def play_games(s: Settings, workers: int = 2) -> Iterator[tuple[int, list[tuple[str, float, int]]]]:
+    """Play ``s.games`` games on ``workers`` processes: (games played so far, the quiet positions of the next
+    batch of games as (FEN, result, score)), in game order -- what is written does not depend on timing."""
+    batch = 20
+    jobs = [(range(a, min(a + batch, s.games)), s) for a in range(0, s.games, batch)]
+    if workers <= 1:
+        for job, rows in zip(jobs, map(_worker, jobs)):
+            yield job[0].stop, rows
+        return
+    pool = get_context("spawn").Pool(workers)
+    try:
+        for job, rows in zip(jobs, pool.imap(_worker, jobs)):
+            yield job[0].stop, rows
+    finally:
+        pool.terminate()
 
 
 def generate(path: str, s: Settings, workers: int = 2, progress=None) -> int:
     """Play ``s.games`` games on ``workers`` processes and write their quiet positions, in game order, to the
     gzip file ``path``.  Returns the number of positions."""
-    batch = 20
-    jobs = [(range(a, min(a + batch, s.games)), s) for a in range(0, s.games, batch)]
     written = 0
     with atomic_writer(path) as raw, gzip.open(raw, "wt", encoding="ascii", compresslevel=6) as out:
-        if workers <= 1:
-            results = map(_worker, jobs)
-            pool = None
-        else:
-            pool = get_context("spawn").Pool(workers)
-            results = pool.imap(_worker, jobs)          # in order: the file does not depend on timing
-        try:
-            for k, lines in enumerate(results, 1):
-                out.writelines(line + "\n" for line in lines)
-                written += len(lines)
-                if progress:
-                    progress(min(k * batch, s.games), written)
-        finally:
-            if pool is not None:
-                pool.terminate()
+        for played, rows in play_games(s, workers):
+            out.writelines(f"{fen};{points:g};{score}\n" for fen, points, score in rows)
+            written += len(rows)
+            if progress:
+                progress(played, written)
     return written
 
 

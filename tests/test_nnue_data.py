@@ -1,0 +1,120 @@
+"""The network's positions file (engine.tune.nnue_data): what is written is read back exactly, and a file that
+is not one is refused with one line naming it."""
+import json
+
+import numpy as np
+import pytest
+import zstandard
+
+from engine.game import CHESS, XIANGQI
+from engine.tune import nnue_data as nd
+from engine.tune.selfplay import DataError
+
+ROWS = {
+    XIANGQI: [("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", 0.5, 12),
+              ("3k5/4a4/4b4/p3p4/9/9/4P4/4B4/4A4/1R2K4 b - - 3 41", 1.0, 830),
+              ("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 7", 0.0, -40000)],
+    CHESS: [("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.5, 20),
+            ("8/8/4k3/8/8/8/3QK3/8 b - - 5 60", 1.0, 900)],
+}
+
+
+@pytest.mark.parametrize("game", [XIANGQI, CHESS], ids=lambda g: g.name)
+def test_positions_round_trip(tmp_path, game):
+    rows = ROWS[game]
+    path = tmp_path / "p.bin"
+    n = nd.write_positions(path, game, [nd.records_of(rows[:1], game), nd.records_of(rows[1:], game)], {"seed": 7})
+    p = nd.Positions(path)
+    assert n == len(p) == len(rows) and p.game is game and p.provenance == {"seed": 7}
+    boards = p.boards()
+    for i, (fen, points, score) in enumerate(rows):
+        pos = game.position(fen)
+        assert (boards[i] == pos.board[:game.squares]).all()
+        r = p.records[i]
+        assert (r["side"], r["result"], r["score"]) == (pos.side, {0.0: 0, 0.5: 1, 1.0: 2}[points],
+                                                           max(-32767, score))
+        fullmove = int(fen.split()[-1])
+        assert r["ply"] == 2 * (fullmove - 1) + pos.side
+    assert p.records.itemsize == 40
+
+
+def test_the_full_board_fits(tmp_path):
+    """32 pieces, the most either game has, in 16 bytes of codes; every square code survives."""
+    boards = np.zeros((2, XIANGQI.squares), np.int8)
+    boards[0, :32] = np.arange(32) % 7 + 1 + (np.arange(32) % 2) * 8
+    boards[1, -32:] = boards[0, :32]
+    occupied, pieces = nd.encode_boards(boards, XIANGQI.squares)
+    records = np.zeros(2, nd.RECORD)
+    records["occupied"], records["pieces"] = occupied, pieces
+    assert (nd.decode_boards(records, XIANGQI.squares) == boards).all()
+    with pytest.raises(ValueError):
+        nd.encode_boards(np.full((1, XIANGQI.squares), 1, np.int8), XIANGQI.squares)
+
+
+def _file(tmp_path, records, provenance=b"{}", game=b"xiangqi", magic=nd.MAGIC, version=nd.FORMAT_VERSION,
+          count=None):
+    """A positions file as ``write_positions`` lays it out, its parts given: ``records`` bytes (compressed
+    here) or an already compressed frame (a ``bytearray``), ``count`` the trailer's (the records' by default)."""
+    path = tmp_path / f"bad{len(list(tmp_path.iterdir()))}.bin"
+    frame = bytes(records) if isinstance(records, bytearray) else zstandard.ZstdCompressor().compress(records)
+    count = len(records) // 40 if count is None else count
+    path.write_bytes(nd.HEADER.pack(magic, version, 40, game, len(provenance)) + provenance + frame
+                     + nd.TRAILER.pack(nd.END, count))
+    return path
+
+
+def test_hostile_positions_files(tmp_path):
+    good = nd.records_of(ROWS[XIANGQI], XIANGQI)
+    cases = {
+        "bad magic": _file(tmp_path, good.tobytes(), magic=b"SHUAIPOZ"),
+        "format version 2": _file(tmp_path, good.tobytes(), version=2),
+        "unknown game": _file(tmp_path, good.tobytes(), game=b"shogi"),
+        "not a JSON object": _file(tmp_path, good.tobytes(), provenance=b"[1]"),
+        "trailer says 2 records": _file(tmp_path, good.tobytes()[:-3], count=2),
+        "trailer says 3 records": _file(tmp_path, good.tobytes()[:-40], count=3),
+        "corrupt records": _file(tmp_path, bytearray(zstandard.ZstdCompressor().compress(good.tobytes())[:-9]),
+                                 count=3),
+    }
+    for expected, path in cases.items():
+        with pytest.raises(DataError, match=expected):
+            nd.Positions(path)
+    for field, value in (("side", 2), ("result", 3)):
+        bad = good.copy()
+        bad[1][field] = value
+        with pytest.raises(DataError, match="record 1 is not a position of xiangqi"):
+            nd.Positions(_file(tmp_path, bad.tobytes()))
+    bad = good.copy()
+    bad[2]["pieces"][0] = 0x08                  # a colour bit with no kind
+    with pytest.raises(DataError, match="record 2 is not"):
+        nd.Positions(_file(tmp_path, bad.tobytes()))
+    bad = good.copy()
+    bad[0]["occupied"][15] = 0x80               # square 127: beyond the board
+    with pytest.raises(DataError, match="record 0 is not"):
+        nd.Positions(_file(tmp_path, bad.tobytes()))
+    with pytest.raises(DataError, match="truncated"):
+        (tmp_path / "short.bin").write_bytes(nd.MAGIC)
+        nd.Positions(tmp_path / "short.bin")
+    whole = tmp_path / "whole.bin"
+    nd.write_positions(whole, XIANGQI, [good], {})
+    (tmp_path / "cut.bin").write_bytes(whole.read_bytes()[:-1])      # cut short by one byte
+    with pytest.raises(DataError, match="truncated"):
+        nd.Positions(tmp_path / "cut.bin")
+    with pytest.raises(DataError, match="cannot be read|No such|not found|missing"):
+        nd.Positions(tmp_path / "absent.bin")
+
+
+def test_a_decompression_bomb_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(nd, "MAX_POSITIONS", 1000)
+    with pytest.raises(DataError, match="more than 1,000 positions"):
+        nd.Positions(_file(tmp_path, bytes(40 * 1001)))
+    with pytest.raises(DataError, match="corrupt records"):     # the trailer lies: 10 records, a million inside
+        nd.Positions(_file(tmp_path, bytes(40 * 10 ** 6), count=10))
+
+
+def test_provenance_is_written_as_json(tmp_path):
+    path = tmp_path / "p.bin"
+    nd.write_positions(path, CHESS, [], {"commit": "abc", "seed": 3})
+    raw = path.read_bytes()
+    length = nd.HEADER.unpack_from(raw)[4]
+    assert json.loads(raw[nd.HEADER.size:nd.HEADER.size + length]) == {"commit": "abc", "seed": 3}
+    assert len(nd.Positions(path)) == 0
