@@ -40,6 +40,7 @@ from .template import Template
 from .scores import DRAW_SCORE, INFINITE, MATE_BOUND, MATE_SCORE, NO_SCORE
 from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, new_table, score_from_tt, tt_probe, tt_store
 from .search_params import INDEX as PARAM_INDEX, PARAMS
+from .nnue.kernels import net_type
 
 # What a game's kernels module supplies (see ``xiangqi/kernels.py`` for the meaning of each).
 GAME_INTERFACE = (
@@ -47,7 +48,7 @@ GAME_INTERFACE = (
     "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
     "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "history_index",
     "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score", "MOVE_LIMIT_PLIES",
-    "probe_tables", "tables_type",
+    "probe_tables", "tables_type", "net_evaluate",
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
 kernel = TEMPLATE.kernel
@@ -136,10 +137,11 @@ def new_work_arrays(max_moves: int, history_entries: int):
 
 def _signature(game, with_tables, *scalars):
     """The one explicit signature of a recursive kernel: the position arrays, the table, the tablebase
-    arrays (``with_tables``: every argument costs time in the recursion), the work arrays, then ``scalars``."""
+    arrays (``with_tables``: every argument costs time in the recursion), the work arrays, the network (its
+    weights and this thread's accumulators, ``engine.nnue.kernels``), then ``scalars``."""
     arrays = tuple(typeof(a) for a in game["new_state"]()) + (typeof(new_table(1)),) + \
         ((game["tables_type"](),) if with_tables else ()) + tuple(typeof(a) for a in new_work_arrays(1, 1))
-    return types.int64(*arrays, *scalars)
+    return types.int64(*arrays, net_type(), *scalars)
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -202,9 +204,18 @@ def damped(score, clock, limit, percent):
 
 
 @kernel(inline="always")
-def _evaluate(board, st, hist, ctrl):
+def _static(board, st, net):
+    """The game's static evaluation: its network's when one is loaded (``net``, see ``engine.nnue.kernels``),
+    else its hand-written one's."""
+    if net[1].shape[0] != 0:
+        return net_evaluate(board, st, net)
+    return evaluate(board, st)
+
+
+@kernel(inline="always")
+def _evaluate(board, st, hist, ctrl, net):
     """The game's static evaluation, damped toward the move limit (``damped``)."""
-    return _damped(evaluate(board, st), st, hist, ctrl)
+    return _damped(_static(board, st, net), st, hist, ctrl)
 
 
 @kernel(inline="always")
@@ -214,10 +225,10 @@ def _damped(raw, st, hist, ctrl):
 
 
 @kernel(inline="always")
-def _raw_evaluation(board, st, tt_static):
+def _raw_evaluation(board, st, tt_static, net):
     """The game's static evaluation of the node, undamped: the table's copy where it has one (``tt_static``,
     else ``NO_EVAL``), computed otherwise."""
-    return np.int64(tt_static) if tt_static != NO_EVAL else evaluate(board, st)
+    return np.int64(tt_static) if tt_static != NO_EVAL else _static(board, st, net)
 
 
 @kernel(inline="always")
@@ -383,14 +394,14 @@ def _store_tt(tt, keys, st, ctrl, move, best, raw_static, alpha0, beta, depth, p
 # ------------------------------------------------------------------------------------------------------------
 
 @kernel(signature=lambda game: _signature(game, False, *[types.int64] * 3), nogil=True)
-def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta):
+def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply, alpha, beta):
     checked, rep = _enter_node(board, st, hist, keys, ctrl, ss, reps, ply)
     if ctrl[C_STOP] != 0:
         return 0
     if rep != NO_SCORE:
         return rep
     if ply >= MAX_PLY:
-        return _evaluate(board, st, hist, ctrl)
+        return _evaluate(board, st, hist, ctrl, net)
     pv_node = beta - alpha > 1
     hash_move, tt_score, raw_static = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
     if tt_score != NO_SCORE and not sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES,
@@ -400,7 +411,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     best = -INFINITE
     stand = -INFINITE
     if not checked:
-        raw_static = _raw_evaluation(board, st, raw_static)
+        raw_static = _raw_evaluation(board, st, raw_static, net)
         stand = _damped(raw_static, st, hist, ctrl)
         if stand >= beta:
             return stand
@@ -426,7 +437,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
                             or order[ply, i] < ORDER_CAPTURE):
             continue
         _do_move(board, st, hist, keys, reps, m)
-        score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply + 1,
+        score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply + 1,
                          -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:
@@ -453,11 +464,11 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
 # ------------------------------------------------------------------------------------------------------------
 
 @kernel(signature=lambda game: _signature(game, True, *[types.int64] * 4), nogil=True)
-def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth, ply, alpha, beta):
+def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth, ply, alpha, beta):
     """Principal-variation search of the position to ``depth`` plies within (alpha, beta); ply 0 is the root.
     The root's best move and score are left in ``ctrl`` and at the front of ``moves[0]``."""
     if depth <= 0:
-        return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
+        return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply, alpha, beta)
     root = ply == 0
     pv_node = beta - alpha > 1
     n_ply = st[ST_PLY]
@@ -485,7 +496,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 return no_move_score(checked, ply)
             return DRAW_SCORE
         if ply >= MAX_PLY:
-            return _evaluate(board, st, hist, ctrl)
+            return _evaluate(board, st, hist, ctrl, net)
 
         # Step 3. Mate-distance pruning: no score here can beat a mate found nearer the root.
         alpha = max(alpha, -MATE_SCORE + ply)
@@ -515,7 +526,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         improving = False
         depth += 1                                  # check extension
     else:
-        raw_static = _raw_evaluation(board, st, raw_static)
+        raw_static = _raw_evaluation(board, st, raw_static, net)
         static = _damped(raw_static, st, hist, ctrl)
         ss[ply, SS_EVAL] = static
         improving = ply < 2 or ss[ply - 2, SS_EVAL] == -INFINITE or static > ss[ply - 2, SS_EVAL]
@@ -523,7 +534,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
 
     # Step 7. Razoring: one ply left and far below alpha: only a capture can help.
     if prunable and depth == 1 and static + ctrl[P_RAZOR_MARGIN] <= alpha:
-        return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, ply, alpha, beta)
+        return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply, alpha, beta)
 
     # Step 8. Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
     if prunable and depth < ctrl[P_FUTILITY_DEPTH] and static - ctrl[P_FUTILITY_MARGIN] * (depth - improving) >= beta:
@@ -538,7 +549,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         reps[key & REP_MASK] += 1
         ss[ply, SS_HIST] = -1
         make_null_move(st, hist, keys)
-        score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
+        score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1 - r,
                      ply + 1, -beta, -beta + 1)
         unmake_null_move(st, hist)
         reps[key & REP_MASK] -= 1
@@ -602,7 +613,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         # Step 13. Search the move: the first with the full window, the others with a null window (late quiet
         # ones reduced first), re-searched when they surprise.
         if legal == 1:
-            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1,
                          ply + 1, -beta, -alpha)
         else:
             r = 0
@@ -617,13 +628,13 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 divisor = ctrl[P_STAT_DIVISOR]
                 r -= stat // divisor if stat >= 0 else -((-stat) // divisor)
                 r = max(0, min(r, depth - 2))
-            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1 - r,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1 - r,
                          ply + 1, -alpha - 1, -alpha)
             if score > alpha and r > 0:
-                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1,
                              ply + 1, -alpha - 1, -alpha)
             if score > alpha and score < beta and ctrl[C_STOP] == 0:
-                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, depth - 1,
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1,
                              ply + 1, -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:

@@ -47,7 +47,7 @@ class Game:
         self.ranks = c.RANKS                # rows in a FEN: what tells the games' FENs apart
         self.files = c.FILES
         self.squares = c.NSQ                # square = rank * files + file; rank 0 is the first side's back rank
-        self.kinds = len(c.PIECE_CHARS) - 1     # piece kinds 1..kinds; code = colour * black_bit + kind
+        self.kinds = c.KINDS                 # piece kinds 1..kinds; code = colour * black_bit + kind
         self.black_bit = c.BLACK_BIT
         self.side_names = c.SIDE_NAMES      # ("red", "black") / ("white", "black"): the first moves first
         self.stalemate_draws = c.STALEMATE_DRAWS    # no legal move outside check: a draw (chess), or a loss
@@ -86,6 +86,11 @@ class Game:
         """The game's evaluation module: ``evaluate``, ``evaluate_trace``, the parameter ``LAYOUT`` and how its
         board blocks are written (``TABLE_SIZE``, ``TABLE_ROW``, ``table_values``, ``PARAMS_HEADER``)."""
         return self._module("evaluate")
+
+    @property
+    def default_network(self) -> str:
+        """The game's own evaluation network (``EvalFile``'s default; engine.nnue), in its package."""
+        return str(ROOT / Path(*self.package.split(".")) / "network.nnue")
 
     def tuning(self):
         """What the evaluation tuner needs to know of the game (engine.tune): its start, regularisation, scale

@@ -252,6 +252,8 @@ class Searcher:
         self.book_best = False                  # play the book's heaviest move rather than draw one by weight
         self._no_tables = TableSet()            # the tables of a level that may not use them
         self.params = search_params.array()     # the search's tunable parameters (set_params)
+        self.networks: dict = {}                # game name -> its evaluation network (set_network), if any
+        self._accumulators: list = []           # each thread's network accumulators (engine.nnue.kernels)
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -283,6 +285,31 @@ class Searcher:
         others at their defaults.  None or {}: all at their defaults."""
         self.wait()
         self.params = search_params.array(values)
+
+    def set_network(self, game, network=None) -> None:
+        """Evaluate ``game``'s positions with ``network`` (an ``engine.nnue.network.Network``; None: with the
+        game's hand-written evaluation).  The table is cleared: its static evaluations are the other one's."""
+        from . import tt
+        self.wait()
+        if network is None:
+            self.networks.pop(game.name, None)
+        else:
+            self.networks[game.name] = network
+        self._accumulators = []
+        self.tt = tt.cleared(self.tt)
+
+    def _nets(self, pos) -> list:
+        """The ``net`` argument of each thread's search of ``pos`` (the main thread's first): the game's network
+        with that thread's accumulators, one row per ply of the game's history; or the empty net."""
+        from .nnue.kernels import empty_net
+        network = self.networks.get(pos.game.name)
+        if network is None:
+            return [empty_net()] * (1 + len(self._helpers))
+        shape = (pos.hist.shape[0], 2, network.hidden)
+        self._accumulators = [a for a in self._accumulators if a.shape == shape][:1 + len(self._helpers)]
+        while len(self._accumulators) < 1 + len(self._helpers):
+            self._accumulators.append(np.zeros(shape, np.int16))
+        return [network.arrays() + (acc,) for acc in self._accumulators]
 
     def set_threads(self, n: int) -> None:
         """Search with ``n`` threads (from 1; the Threads option bounds it)."""
@@ -535,8 +562,9 @@ class Searcher:
         root[:len(allowed)] = allowed
         ctrl[ab.C_ROOT_MOVES] = len(allowed)
         ctrl[ab.C_TB_DEPTH] = self.tb_depth
+        nets = self._nets(pos)
         args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays, ctrl, ss, pv, self.moves,
-                self.order, self.history, self.reps)
+                self.order, self.history, self.reps, nets[0])
         max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
         if len(allowed) == 1 and self._timed(limits):
             max_depth = 1                               # the only move, on the clock: play it at once (timeman)
@@ -548,7 +576,7 @@ class Searcher:
         self._depths = [0] * (1 + len(self._helpers))
         self._finished = 0
         self._share_iterations = limits.multipv == 1
-        completed = self._start_helpers(kernels, pos, allowed, max_depth)
+        completed = self._start_helpers(kernels, pos, allowed, max_depth, nets[1:])
         best, info, score = int(root[0]), None, 0
         shown = []                                      # the lines the last iteration reported (MultiPV)
         depth = 0
@@ -616,12 +644,12 @@ class Searcher:
         best = int(self.moves[0][0])
         return best, self._info(1, score, self._root_line(best), move_name)
 
-    def _start_helpers(self, kernels, pos, allowed, max_depth) -> list:
+    def _start_helpers(self, kernels, pos, allowed, max_depth, nets) -> list:
         """Start the helper threads on the root (see the module doc); returns the list each fills with its
         completed iterations, (depth, best move, score, PV)."""
         completed = []
         self._helper_threads = []
-        for index, work in enumerate(self._helpers, 1):
+        for index, (work, net) in enumerate(zip(self._helpers, nets), 1):
             ctrl = work[0]
             ab.reset_ctrl(ctrl, self.params)
             ctrl[ab.C_NODE_LIMIT] = self.ctrl[ab.C_NODE_LIMIT]
@@ -631,16 +659,17 @@ class Searcher:
             work[3][0, :len(allowed)] = allowed
             completed.append([])
             thread = threading.Thread(target=self._guarded, daemon=True,
-                                      args=(self._help, index, work, kernels, pos.copy(), max_depth, completed[-1]))
+                                      args=(self._help, index, work, net, kernels, pos.copy(), max_depth,
+                                            completed[-1]))
             self._helper_threads.append(thread)
             thread.start()
         return completed
 
-    def _help(self, index, work, kernels, pos, max_depth, completed) -> None:
+    def _help(self, index, work, net, kernels, pos, max_depth, completed) -> None:
         """A helper thread: iterative deepening of the root with its own arrays, on the shared table."""
         ctrl, ss, pv, moves, order, history, reps = work
         kernels.seed_repetitions(pos.st, pos.hist, pos.keys, reps)
-        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays) + tuple(work)
+        args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays) + tuple(work) + (net,)
         score = 0
         for depth in range(1, max_depth + 1):
             if (helper_skips(index, depth) and depth < max_depth) or depth <= self._finished:

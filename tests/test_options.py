@@ -33,6 +33,9 @@ class RecordingSearcher:
     def set_books(self, books, best=False):
         self.calls.append(("set_books", [b.path for b in books], best))
 
+    def set_network(self, game, network=None):
+        self.calls.append(("set_network", game.name, network and network.hidden))
+
 
 class FakeTables(tuple):
     """What the fake ``open_tables`` opens: its arguments, and nothing to say about them."""
@@ -113,6 +116,37 @@ def test_book_options_reach_the_searcher_and_a_bad_book_is_one_line():
     assert searcher.calls[-1] == ("set_books", [], False) and len(said) == 1
     uci.UciDialect(core).cmd_setoption("name Best Book Move value true".split())     # off: nothing to apply
     assert searcher.calls[-1] == ("set_books", [], False)
+
+
+def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path):
+    """``Use NNUE`` / ``EvalFile`` (UCCI ``usennue`` / ``evalfile``): a network that loads is the searcher's and
+    is named; one that does not is one error line, and the evaluation stays the hand-written one."""
+    import numpy as np
+    from engine.game import XIANGQI
+    from engine.nnue.network import Network
+    path = tmp_path / "x.nnue"
+    Network("xiangqi", np.zeros((1260, 16), np.int16), np.zeros(16, np.int16), np.zeros(32, np.int16), 0).save(path)
+    core, searcher = loaded_core()
+    said = []
+    core.out = SimpleNamespace(lines=said.extend, line=said.append)
+    d = ucci.UcciDialect(core)
+    d.cmd_setoption("newgame".split())
+    assert not [c for c in searcher.calls if c[0] == "set_network"]        # off: nothing opened
+    d.cmd_setoption(f"evalfile {path}".split())
+    assert not [c for c in searcher.calls if c[0] == "set_network"]        # still off
+    d.cmd_setoption("usennue true".split())
+    assert searcher.calls[-1] == ("set_network", "xiangqi", 16)
+    assert said == [f"info string evaluation: network {path} (16 hidden)"]
+    d.cmd_setoption("evalfile /nonexistent/x.nnue".split())
+    assert searcher.calls[-1] == ("set_network", "xiangqi", None)
+    assert said[1:] == ["info string error: network file /nonexistent/x.nnue: missing; the evaluation stays the "
+                        "hand-written one"]
+    (tmp_path / "chess.nnue").write_bytes(path.read_bytes().replace(b"xiangqi", b"chess\0\0"))
+    d.cmd_setoption(f"evalfile {tmp_path / 'chess.nnue'}".split())
+    assert searcher.calls[-1] == ("set_network", "xiangqi", None) and "for 'chess', not xiangqi" in said[-1]
+    d.cmd_setoption("usennue false".split())
+    assert searcher.calls[-1] == ("set_network", "xiangqi", None) and len(said) == 3
+    assert XIANGQI.default_network.endswith("engine/xiangqi/network.nnue")
 
 
 def test_level_options_make_one_level():

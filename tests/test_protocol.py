@@ -35,11 +35,12 @@ TWO_MOVES_FEN = "4k4/R8/9/4p4/9/9/9/9/9/3K5 b - - 0 1"     # black to move: exac
 LOPSIDED_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/9/9/4K4 w - - 0 1"   # red: a bare general vs everything
 
 UCCI_OPTIONS = ["usemillisec", "batch", "ponder", "usebook", "bookfiles", "useegtb", "egtbpaths", "egtbcache",
-                "egtbply", "hashsize", "threads", "pruning", "knowledge", "randomness", "newgame", "searchparams"]
+                "egtbply", "hashsize", "threads", "pruning", "knowledge", "randomness", "newgame", "searchparams",
+                "usennue", "evalfile"]
 UCCI_DO_NOTHING = ["debug", "idle", "style", "promotion"]   # not offered
 UCI_OPTIONS = ["Hash", "Threads", "Ponder", "MultiPV", "UCI_ShowWDL", "Move Overhead", "UCI_Variant", "EGTBPath",
                "EGTBCache", "EGTBProbeDepth", "Skill Level", "UCI_LimitStrength", "UCI_Elo", "OwnBook", "BookFile",
-               "Best Book Move", "SearchParams"]
+               "Best Book Move", "SearchParams", "Use NNUE", "EvalFile"]
 
 
 class EngineProcess:

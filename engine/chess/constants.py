@@ -21,6 +21,7 @@ BLACK_BIT = 8                   # piece code = colour * BLACK_BIT + kind
 PIECE_CODES = 2 * BLACK_BIT     # piece codes index tables from 0 to PIECE_CODES - 1
 
 PIECE_CHARS = " PNBRQK"         # FEN letter by kind (upper case White, lower case Black)
+KINDS = len(PIECE_CHARS) - 1    # piece kinds 1..KINDS (the network's inputs: engine.nnue.features)
 KIND_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 SIDE_NAMES = ("white", "black")
 PROMOTION_KINDS = (KNIGHT, BISHOP, ROOK, QUEEN)     # a move's two promotion bits index this tuple

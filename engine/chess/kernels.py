@@ -6,13 +6,14 @@ from numba import njit
 from .. import alphabeta as _alphabeta, perft as _perft
 from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
 from ..template import instantiate
+from ..nnue.kernels import evaluate as _net_evaluate
 from ..moving import move_from, move_promotion
 from ..scores import DRAW_SCORE, MATE_SCORE, NO_SCORE
 from .board import (NULL_MOVE, is_promotion, make_move, make_null_move, move_target, new_state,  # noqa: F401
                     unmake_move, unmake_null_move)
 from .constants import (BISHOP, H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, KNIGHT, MAX_MOVES, MOVE_LIMIT_PLIES,  # noqa: F401
                         NAME, NSQ, PAWN, PIECE_CODES, PROMOTION_KINDS, QUEEN, ROOK, ST_BB, ST_CASTLING, ST_EP, ST_PLY,
-                        ST_SIDE, BLACK_BIT)
+                        ST_SIDE, BLACK_BIT, FILES, KINDS, RANKS)
 from .bitboard import bb
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
@@ -106,6 +107,12 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
     if st[ST_CASTLING] != 0 or st[ST_EP] != 0:
         return NO_SCORE
     return tb_node_score(tb_probe(tb, board, st[ST_SIDE], allow_disk), ply)
+
+
+@njit(cache=True, inline="always")
+def net_evaluate(board, st, net):
+    """The evaluation network's score for the side to move (``engine.nnue``), on this game's board."""
+    return _net_evaluate(board, st[ST_SIDE], st[ST_PLY], net, FILES, RANKS, KINDS)
 
 
 alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...

@@ -211,6 +211,11 @@ OPTIONS = {
     # The search's tunable parameters (engine.search_params), NAME=VALUE,... -- for tuners (make spsa) and
     # experiments; "" is the values the search was proved with
     "search_params": Option("string", "", apply="apply_options", check=search_params.parse),
+    # The evaluation network (engine.nnue): off -- the hand-written evaluation -- unless asked; its file ("": the
+    # game's own, Game.default_network).  A file that cannot be used is one error line and the evaluation
+    # stays the hand-written one.
+    "use_nnue": Option("check", False, apply="apply_options"),
+    "eval_file": Option("string", "", apply="apply_options"),
 }
 HASH = OPTIONS["hash_mb"]       # also the terminal game's table size, and the limit of every --hash
 
@@ -471,6 +476,27 @@ class EngineCore:
         if books != applied.get("books"):
             applied["books"] = books
             self._open_books(eng)
+        network = (v["eval_file"], self.game.name) if v["use_nnue"] else None
+        if network != applied.get("network"):
+            applied["network"] = network
+            self._open_network(eng)
+
+    def _open_network(self, eng) -> None:
+        """The searcher's evaluation for the game ``startpos`` means, from the options: the network of
+        ``eval_file`` (or the game's own) when ``use_nnue``, the hand-written one otherwise or when the file
+        cannot be used (one error line)."""
+        from ..nnue.network import NetworkError, load
+        game, net = self.game, None
+        if self.values["use_nnue"]:
+            path = self.values["eval_file"] or game.default_network
+            try:
+                net = load(path, game)
+            except NetworkError as e:
+                self.out.lines([self.format_error(f"{e}; the evaluation stays the hand-written one")])
+            else:
+                note = self.format_note(f"evaluation: network {sanitize(str(path), 200)} ({net.hidden} hidden)")
+                self.out.lines([note] if note else [])
+        eng.searcher.set_network(game, net)
 
     def _open_books(self, eng) -> None:
         """The searcher's books from the options (for the game ``startpos`` means); each that cannot be used

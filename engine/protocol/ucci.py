@@ -58,7 +58,7 @@ NAMES = {"usemillisec": "usemillisec", "batch": "batch", "ponder": "ponder", "us
          "bookfiles": "book_files", "useegtb": "tables", "egtbpaths": "table_paths", "egtbcache": "table_cache_mb",
          "egtbply": "probe_depth", "hashsize": "hash_mb", "threads": "threads", "pruning": "pruning",
          "knowledge": "knowledge", "randomness": "randomness", "newgame": "clear_hash",
-         "searchparams": "search_params"}
+         "searchparams": "search_params", "usennue": "use_nnue", "evalfile": "eval_file"}
 ZERO_IS_DEFAULT = {"hashsize", "threads"}          # UCCI's 0: "the engine decides", i.e. the default
 
 # Options of the UCCI spec or of other UCCI engines that this engine does not have (debug output, idle, style,

@@ -40,7 +40,7 @@ NAMES = {"Hash": "hash_mb", "Threads": "threads", "Ponder": "ponder", "MultiPV":
          "EGTBPath": "table_paths", "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth",
          "Skill Level": "skill", "UCI_LimitStrength": "limit_strength", "UCI_Elo": "elo",
          "OwnBook": "own_book", "BookFile": "book_files", "Best Book Move": "book_best",
-         "Clear Hash": "clear_hash", "SearchParams": "search_params"}
+         "Clear Hash": "clear_hash", "SearchParams": "search_params", "Use NNUE": "use_nnue", "EvalFile": "eval_file"}
 BY_LOWER = {name.lower(): name for name in NAMES}     # option names are case-insensitive
 
 

@@ -70,7 +70,7 @@ MAX_MOVES_PER_SESSION = 10 ** 6
 NAMES = {"MultiPV": "multipv", "Move Overhead": "move_overhead", "EGTB": "tables", "EGTBPath": "table_paths",
          "EGTBCache": "table_cache_mb", "EGTBProbeDepth": "probe_depth", "Skill Level": "skill",
          "Own Book": "own_book", "Book File": "book_files", "Best Book Move": "book_best", "Clear Hash": "clear_hash",
-         "SearchParams": "search_params"}
+         "SearchParams": "search_params", "Use NNUE": "use_nnue", "EvalFile": "eval_file"}
 BY_LOWER = {name.lower(): name for name in NAMES}
 
 # What the current search is for: its move is played (MOVE), it ponders on the expected reply (PONDER), it

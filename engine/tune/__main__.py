@@ -5,6 +5,7 @@ With ``--game chess`` (``make tune-data GAME=chess``, ``make tune GAME=chess``) 
 ``tune/chess-positions.txt.gz``, parameters in ``engine/chess/eval_params.py``."""
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -248,6 +249,54 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
         print(f"interrupted: the state of the last whole iteration is in {state}; the same command goes on")
         sys.exit(130)
     print(S.report(result))
+
+
+@main.command("nnue-train")
+@click.option("--data", "data_paths", multiple=True, required=True, type=click.Path(dir_okay=False),
+              help="A positions file of 'data --nnue'; repeatable (the game is theirs).")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="The network file to write.")
+@click.option("--hidden", type=click.IntRange(16, 2048), default=128, show_default=True,
+              help="Accumulator size (a multiple of 16).")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=20, show_default=True)
+@click.option("--batch", type=click.IntRange(64, 1 << 20), default=16384, show_default=True)
+@click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=1e-3, show_default=True)
+@click.option("--lam", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Weight of the game result in the target (the rest: the search's score).")
+@click.option("--validation", type=click.FloatRange(0.01, 0.5), default=0.1, show_default=True,
+              help="Fraction of the positions (the last games) held out.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 31), default=1, show_default=True)
+@click.option("--limit", type=click.IntRange(1), default=None, help="Use the first this many positions.")
+def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed, limit):
+    """Train the evaluation network on self-play positions and write it, quantized, with its provenance."""
+    if hidden % 16:
+        raise click.BadParameter("a multiple of 16", param_hint="--hidden")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise click.ClickException("training needs PyTorch: pip install '.[nnue]'") from None
+    from .nnue_data import Positions, source_commit
+    from .nnue_train import Settings as TrainSettings, held_out_loss_of, train
+    positions = [Positions(p) for p in data_paths]
+    if len({p.game.name for p in positions}) > 1:
+        raise click.ClickException("the positions files are of different games")
+    if limit:
+        for p in positions:
+            p.records = p.records[:max(0, limit)]
+            limit -= len(p.records)
+    s = TrainSettings(hidden=hidden, epochs=epochs, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed)
+    t0 = time.monotonic()
+    net, stats = train(positions, s)
+    quantized = held_out_loss_of(net, positions, stats["k"], lam, validation)
+    net.provenance = {
+        "data": [{"file": Path(p).name, **pos.provenance} for p, pos in zip(data_paths, positions)],
+        "positions": stats["positions"], "commit": source_commit(), "settings": vars(s), "k": round(stats["k"], 6),
+        "train_loss": round(stats["train_loss"], 7), "held_out_loss": round(stats["validation_loss"], 7),
+        "held_out_loss_quantized": round(quantized, 7), "seconds": round(time.monotonic() - t0),
+        "command": "python -m engine.tune nnue-train " + " ".join(sys.argv[2:]),
+    }
+    net.save(out)
+    print(f"{out}: {stats['positions']} positions, held-out loss {stats['validation_loss']:.6f} "
+          f"(quantized {quantized:.6f}), {time.monotonic() - t0:.0f} s")
 
 
 if __name__ == "__main__":

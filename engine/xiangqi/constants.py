@@ -22,6 +22,7 @@ BLACK_BIT = 8                   # piece code = colour * BLACK_BIT + kind
 PIECE_CODES = 2 * BLACK_BIT     # piece codes index tables from 0 to PIECE_CODES - 1
 
 PIECE_CHARS = " KABNRCP"        # FEN letter by kind (upper case Red, lower case Black)
+KINDS = len(PIECE_CHARS) - 1    # piece kinds 1..KINDS (the network's inputs: engine.nnue.features)
 CHAR_SYNONYMS = {"H": HORSE, "E": ELEPHANT}     # also read in FENs: the WXF letters for horse and elephant
 KIND_NAMES = ("", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
 SIDE_NAMES = ("red", "black")

@@ -9,12 +9,13 @@ from numba import njit
 from .. import alphabeta as _alphabeta, perft as _perft
 from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
 from ..template import instantiate
+from ..nnue.kernels import evaluate as _net_evaluate
 from ..moving import move_from, move_to
 from ..scores import MATE_SCORE, NO_SCORE
 from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, PIECE_CODES, NSQ,  # noqa: F401
                     ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON, new_state, make_move, unmake_move,
                     make_null_move, unmake_null_move)
-from .constants import MOVE_LIMIT_PLIES, NAME  # noqa: F401
+from .constants import FILES, KINDS, MOVE_LIMIT_PLIES, NAME, RANKS  # noqa: F401
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
 from .repetition import repetition_score  # noqa: F401
@@ -89,6 +90,12 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
     if hist[st[ST_PLY] - 1, H_CAPTURED] == 0:
         return NO_SCORE
     return tb_node_score(tb_probe(tb, board, st[ST_SIDE], allow_disk), ply)
+
+
+@njit(cache=True, inline="always")
+def net_evaluate(board, st, net):
+    """The evaluation network's score for the side to move (``engine.nnue``), on this game's board."""
+    return _net_evaluate(board, st[ST_SIDE], st[ST_PLY], net, FILES, RANKS, KINDS)
 
 
 alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...

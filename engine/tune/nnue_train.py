@@ -1,0 +1,215 @@
+"""Training the evaluation network (issue 33) with PyTorch, the optional extra ``pip install '.[nnue]'``.
+
+The data are positions files of ``make nnue-data`` (``engine.tune.nnue_data``), each position also mirrored
+left to right (the same position for the evaluation).  The target is the tuner's (``engine.tune.fit``): the
+game's result blended with the search's score turned into an expected result, ``lam * result + (1 - lam) *
+sigmoid(score)``, with the sigmoid's scale ``k`` fitted to the data; the loss is the mean squared error of
+``sigmoid(network)`` against it, on the side to move's view.  The last ``validation`` of the positions (the
+last games) are held out and their loss reported.  Inputs are sparse: an ``EmbeddingBag`` sums the active rows
+of the first layer, as the engine's accumulator does.
+
+The float network is quantized as the file has it (``engine.nnue.network``): the first layer times ``QA``, the
+output layer in centipawns times ``QB``; the weights are clipped while training so that every quantized value
+fits (first layer and its bias within +-``FT_CLIP``; the output layer, which works in units of ``OUT_SCALE``
+centipawns so that Adam's steps move it fast enough, within +-``OUT_CLIP`` and +-``BIAS_CLIP`` of them).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..nnue.features import input_count, mirror_files
+from ..nnue.network import OUTPUT_DIVISOR, QA, QB, Network
+from .fit import fit_k, sigmoid
+from .nnue_data import Positions
+
+MAX_PIECES = 32
+FT_CLIP = 1.98                  # 32 inputs of at most 1.98 and the bias stay below 128 (int16 at QA)
+OUT_SCALE = 400.0               # centipawns per unit of the output layer (Adam's steps are about 0.001 units)
+OUT_CLIP = 32767 / QB / OUT_SCALE       # the output weights in centipawns within int16 at QB
+BIAS_CLIP = 500.0 / OUT_SCALE   # the output bias in centipawns (500) times OUTPUT_DIVISOR within int32
+
+
+def feature_matrix(boards: np.ndarray, viewer: np.ndarray, game) -> np.ndarray:
+    """int64 [N, MAX_PIECES]: the active inputs of each board for its ``viewer`` (0/1 per row), padded with the
+    input count (the embedding's padding row)."""
+    n, squares = boards.shape
+    sq = np.arange(squares)
+    flipped = (game.ranks - 1 - sq // game.files) * game.files + sq % game.files
+    seen = np.where(viewer[:, None] == 1, flipped[None, :], sq[None, :])
+    pieces = boards.astype(np.int64)
+    feats = (((pieces >> 3) ^ viewer[:, None]) * game.kinds + (pieces & 7) - 1) * squares + seen
+    filled = boards != 0
+    out = np.full((n, MAX_PIECES), input_count(squares, game.kinds), np.int64)
+    out[np.arange(MAX_PIECES) < filled.sum(axis=1)[:, None]] = feats[filled]
+    return out
+
+
+@dataclass
+class Samples:
+    us: np.ndarray              # inputs of the side to move
+    them: np.ndarray            # inputs of the other side
+    score: np.ndarray           # the search's score, side to move's view
+    result: np.ndarray          # the game's result, side to move's view (0, 0.5, 1)
+
+    def __len__(self):
+        return len(self.score)
+
+    def take(self, index):
+        return Samples(self.us[index], self.them[index], self.score[index], self.result[index])
+
+
+def samples_of(positions: list[Positions], mirror: bool = True) -> Samples:
+    """The side-to-move samples of the positions files (in file order), each followed by its mirror image."""
+    game = positions[0].game
+    parts = []
+    for p in positions:
+        if p.game is not game:
+            raise ValueError(f"positions of {p.game.name} mixed with {game.name}")
+        r = p.records
+        boards = p.boards()
+        side = r["side"].astype(np.int64)
+        sign = np.where(side == 0, 1, -1)
+        result = r["result"] / 2.0
+        variants = [boards, mirror_files(boards, game.files)] if mirror else [boards]
+        for b in variants:
+            parts.append(Samples(feature_matrix(b, side, game), feature_matrix(b, 1 - side, game),
+                                 (sign * r["score"]).astype(np.float32),
+                                 np.where(side == 0, result, 1 - result).astype(np.float32)))
+    if mirror:                  # interleave each file's two halves so a held-out tail holds both images
+        ordered = []
+        for a, b in zip(parts[0::2], parts[1::2]):
+            idx = np.argsort(np.concatenate([np.arange(len(a)), np.arange(len(b))]), kind="stable")
+            ordered.append(_concat([a, b]).take(idx))
+        parts = ordered
+    return _concat(parts)
+
+
+def _concat(parts: list[Samples]) -> Samples:
+    return Samples(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("us", "them", "score", "result")))
+
+
+@dataclass
+class Settings:
+    hidden: int = 128
+    epochs: int = 20
+    batch: int = 16384
+    lr: float = 1e-3
+    lam: float = 0.5
+    validation: float = 0.1
+    seed: int = 1
+    threads: int = 0            # torch's intra-op threads (0: its default)
+
+
+def train(positions: list[Positions], s: Settings, log=print):
+    """Train a network on ``positions``; (the quantized Network, {"train_loss", "validation_loss", "k", ...})."""
+    import torch
+    from torch import nn
+
+    game = positions[0].game
+    torch.manual_seed(s.seed)
+    if s.threads:
+        torch.set_num_threads(s.threads)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    data = samples_of(positions)
+    split = int(len(data) * (1 - s.validation)) & ~1
+    train_set, held = data.take(slice(0, split)), data.take(slice(split, None))
+    k = fit_k(train_set.score.astype(np.float64), train_set.result.astype(np.float64))
+    inputs = input_count(game.squares, game.kinds)
+    scale = k * math.log(10) / 400             # sigmoid(s, k) = torch.sigmoid(s * scale)
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ft = nn.EmbeddingBag(inputs + 1, s.hidden, mode="sum", padding_idx=inputs)
+            self.b1 = nn.Parameter(torch.full((s.hidden,), 0.25))
+            nn.init.uniform_(self.ft.weight, -0.1, 0.1)
+            with torch.no_grad():
+                self.ft.weight[inputs].zero_()
+            self.out = nn.Linear(2 * s.hidden, 1)
+            nn.init.uniform_(self.out.weight, -0.1, 0.1)
+            nn.init.zeros_(self.out.bias)
+
+        def forward(self, us, them):                 # centipawns, side to move's view
+            a = torch.clamp(self.ft(us) + self.b1, 0, 1) ** 2
+            b = torch.clamp(self.ft(them) + self.b1, 0, 1) ** 2
+            return self.out(torch.cat([a, b], 1)).squeeze(1) * OUT_SCALE
+
+        def clip(self):
+            with torch.no_grad():
+                self.ft.weight.clamp_(-FT_CLIP, FT_CLIP)
+                self.b1.clamp_(-FT_CLIP, FT_CLIP)
+                self.out.weight.clamp_(-OUT_CLIP, OUT_CLIP)
+                self.out.bias.clamp_(-BIAS_CLIP, BIAS_CLIP)
+
+    def tensors(d: Samples):
+        t = [torch.from_numpy(x) for x in (d.us, d.them, d.score, d.result)]
+        target = s.lam * t[3] + (1 - s.lam) * torch.sigmoid(t[2] * scale)
+        return t[0].to(device), t[1].to(device), target.to(device)
+
+    model = Model().to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=s.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=s.epochs)
+    tr, va = tensors(train_set), tensors(held)
+
+    def loss_on(t, index):
+        return torch.mean((torch.sigmoid(model(t[0][index], t[1][index]) * scale) - t[2][index]) ** 2)
+
+    def evaluate_loss(t):
+        model.eval()
+        with torch.no_grad():
+            total = sum(float(loss_on(t, slice(i, i + 65536))) * len(t[2][i:i + 65536])
+                        for i in range(0, len(t[2]), 65536))
+        model.train()
+        return total / max(1, len(t[2]))
+
+    gen = torch.Generator().manual_seed(s.seed)
+    history = []
+    for epoch in range(1, s.epochs + 1):
+        t0 = time.monotonic()
+        order = torch.randperm(len(tr[2]), generator=gen).to(device)
+        running = 0.0
+        for i in range(0, len(order), s.batch):
+            idx = order[i:i + s.batch]
+            opt.zero_grad()
+            loss = loss_on(tr, idx)
+            loss.backward()
+            opt.step()
+            model.clip()
+            running += float(loss) * len(idx)
+        sched.step()
+        held_loss = evaluate_loss(va)
+        history.append((running / len(order), held_loss))
+        log(f"epoch {epoch}/{s.epochs}: train {running / len(order):.6f}, held out {held_loss:.6f}, "
+            f"{time.monotonic() - t0:.0f} s")
+    net = quantize(model, game.name)
+    return net, {"train_loss": history[-1][0], "validation_loss": history[-1][1], "k": k,
+                 "positions": len(data) // 2, "train_samples": split, "held_out_samples": len(data) - split,
+                 "history": history}
+
+
+def quantize(model, game: str) -> Network:
+    """The file's integers of a trained model (see the module's docstring for the scales)."""
+    ft = model.ft.weight.detach().cpu().numpy()[:-1]
+    b1 = model.b1.detach().cpu().numpy()
+    w2 = model.out.weight.detach().cpu().numpy()[0] * OUT_SCALE
+    b2 = float(model.out.bias.detach().cpu().numpy()[0]) * OUT_SCALE
+    return Network(game, np.round(ft * QA).astype(np.int16), np.round(b1 * QA).astype(np.int16),
+                   np.round(w2 * QB).astype(np.int16), int(round(b2 * OUTPUT_DIVISOR)))
+
+
+def held_out_loss_of(net: Network, positions: list[Positions], k: float, lam: float, validation: float) -> float:
+    """The loss of a quantized network (numpy reference arithmetic, vectorised) on the held-out tail."""
+    data = samples_of(positions)
+    held = data.take(slice(int(len(data) * (1 - validation)) & ~1, None))
+    w1 = np.vstack([net.w1.astype(np.int64), np.zeros((1, net.hidden), np.int64)])
+    acc_us = net.b1 + w1[held.us].sum(axis=1)
+    acc_them = net.b1 + w1[held.them].sum(axis=1)
+    a = np.clip(acc_us, 0, QA) ** 2 @ net.w2[:net.hidden].astype(np.int64)
+    b = np.clip(acc_them, 0, QA) ** 2 @ net.w2[net.hidden:].astype(np.int64)
+    y = (a + b + net.b2) // OUTPUT_DIVISOR
+    target = lam * held.result + (1 - lam) * sigmoid(held.score, k)
+    return float(np.mean((sigmoid(y, k) - target) ** 2))

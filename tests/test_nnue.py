@@ -1,0 +1,124 @@
+"""The evaluation network (engine.nnue): the compiled arithmetic equals the numpy reference, the file is checked
+whole, the search evaluates with it, and the options load it or say why not."""
+import struct
+import zlib
+
+import numpy as np
+import pytest
+
+from engine.game import CHESS, XIANGQI
+from engine.nnue import kernels as K
+from engine.nnue.features import feature, features_of, input_count, mirror_files
+from engine.nnue.network import HEADER, Network, NetworkError, load, parse, reference_evaluate
+from engine.tt import tt_probe
+
+
+def random_net(game, hidden=32, seed=1, spread=300):
+    """Weights wide enough that accumulators leave 0..QA both ways (the clip matters) and sums wrap nowhere."""
+    rng = np.random.default_rng(seed)
+    inputs = input_count(game.squares, game.kinds)
+    return Network(game.name, rng.integers(-spread, spread, (inputs, hidden)).astype(np.int16),
+                   rng.integers(-200, 400, hidden).astype(np.int16),
+                   rng.integers(-3000, 3000, 2 * hidden).astype(np.int16), int(rng.integers(-10 ** 8, 10 ** 8)),
+                   {"test": True})
+
+
+@pytest.mark.parametrize("game", [XIANGQI, CHESS], ids=lambda g: g.name)
+def test_kernels_equal_the_reference_on_random_games(game):
+    """2,000 positions of 100 random games a game: the compiled score is the reference's, to the unit."""
+    net = random_net(game)
+    acc = np.zeros((game.position().hist.shape[0], 2, net.hidden), np.int16)
+    args = net.arrays() + (acc,)
+    rng = np.random.default_rng(7)
+    scores = set()
+    for _ in range(100):
+        pos = game.position()
+        for _ in range(20):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(moves[rng.integers(len(moves))])
+            got = K.evaluate(pos.board, pos.side, pos.ply, args, game.files, game.ranks, game.kinds)
+            assert got == reference_evaluate(net, pos.board, pos.side, game)
+            scores.add(got)
+    assert len(scores) > 250                    # the positions differ, and so do their scores
+
+
+def test_features_are_one_rule_for_both_views():
+    """A piece seen by Black is its colour-flipped twin seen by Red: the start position gives each side the
+    same inputs; every input is in range and distinct."""
+    for game in (XIANGQI, CHESS):
+        board = game.position().board[:game.squares]
+        red, black = (np.sort(features_of(board, v, game.files, game.ranks, game.kinds)) for v in (0, 1))
+        assert (red == black).all() and len(set(red)) == len(red)
+        assert red.min() >= 0 and red.max() < input_count(game.squares, game.kinds)
+        for sq in np.flatnonzero(board):
+            for viewer in (0, 1):
+                assert feature(board[sq], sq, viewer, game.files, game.ranks, game.kinds) in (red if viewer == 0
+                                                                                            else black)
+    b = XIANGQI.position("4k4/9/9/9/9/9/9/9/2R6/3K5 w - - 0 1").board[:90]
+    m = mirror_files(b[None, :], 9)[0]
+    assert m[1 * 9 + 6] == b[1 * 9 + 2] and m[3] == b[5] and m[4] == b[4]
+
+
+def test_network_file_round_trip_and_hostile_files(tmp_path):
+    net = random_net(XIANGQI, hidden=16)
+    path = tmp_path / "n.nnue"
+    net.save(path)
+    back = load(path, XIANGQI)
+    assert back.provenance == {"test": True} and back.b2 == net.b2
+    assert all((a == b).all() for a, b in zip(back.arrays()[:3], net.arrays()[:3]))
+    blob = path.read_bytes()
+
+    def refused(data, expected, game=XIANGQI):
+        bad = tmp_path / "bad.nnue"
+        bad.write_bytes(data)
+        with pytest.raises(NetworkError, match=expected) as e:
+            load(bad, game)
+        assert "\n" not in str(e.value)
+
+    def resealed(body):
+        return body + struct.pack("<I", zlib.crc32(body))
+
+    refused(blob[:-1], "bytes, expected")
+    refused(blob[:20], "truncated")
+    refused(b"SHUAINEX" + blob[8:], "bad magic")
+    refused(blob[:-4] + bytes(4), "bad checksum")
+    mid = len(blob) // 2                                # a weight
+    refused(blob[:mid] + bytes([blob[mid] ^ 1]) + blob[mid + 1:], "bad checksum")
+    refused(blob, "for 'xiangqi', not chess", game=CHESS)
+    header = list(HEADER.unpack_from(blob))
+    for i, value, expected in ((1, 2, "format version 2"), (4, 1261, "architecture"), (5, 24, "architecture"),
+                               (6, 256, "architecture")):
+        changed = header.copy()
+        changed[i] = value
+        refused(resealed(HEADER.pack(*changed) + blob[HEADER.size:-4]), expected)
+    text = b"[1, 2]"
+    changed = header.copy()
+    changed[7] = len(text)
+    length = header[7]
+    refused(resealed(HEADER.pack(*changed) + text + blob[HEADER.size + length:-4]), "not a JSON object")
+    with pytest.raises(NetworkError, match="missing"):
+        load(tmp_path / "absent.nnue", XIANGQI)
+    assert parse(blob, XIANGQI).hidden == 16
+
+
+def test_the_search_evaluates_with_the_network():
+    """With a network set, the static evaluation the search stores for the root is the network's, exactly;
+    without, the hand-written one's."""
+    from engine.searcher import Searcher, search_once
+    from engine.xiangqi.kernels import evaluate
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    net = random_net(XIANGQI, hidden=32, spread=40)
+    searcher = Searcher(16)
+    child = XIANGQI.position(fen)
+    child.push("h2e2")                                  # a reply of the root, stored by the search below it
+    by_net = reference_evaluate(net, child.board, child.side, XIANGQI)
+    by_hand = int(evaluate(child.board, child.st))
+    assert by_net != by_hand
+    for network, expected in ((net, by_net), (None, by_hand)):
+        searcher.set_network(XIANGQI, network)
+        search_once(XIANGQI.position(fen), depth=4, searcher=searcher)
+        key, lock = child.keys[child.ply]
+        found, *_, static = tt_probe(searcher.tt, key, lock)
+        assert found and static == expected
