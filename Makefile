@@ -115,6 +115,20 @@ NNUE_GAMES ?= 9500
 nnue-data: setup
 	$(BIN)/python -m engine.tune data --nnue --game $(GAME) --seed $(SEED) --games $(NNUE_GAMES)
 
+# The network's trainer (issue 33; PyTorch: pip install '.[nnue]', done here): every positions file of the game in
+# tune/ into tune/network-$(GAME).nnue; `cp` it to engine/$(GAME)/network.nnue to make it the game's own.
+NNUE_HIDDEN ?= 128
+NNUE_EPOCHS ?= 20
+NNUE_STAMP := $(VENV)/.nnue-stamp
+$(NNUE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,nnue]'
+	touch $(NNUE_STAMP)
+
+.PHONY: nnue-train
+nnue-train: setup $(NNUE_STAMP)
+	$(BIN)/python -m engine.tune nnue-train $(foreach f,$(wildcard tune/nnue-$(GAME)-seed*.bin),--data $(f)) \
+		--out tune/network-$(GAME).nnue --hidden $(NNUE_HIDDEN) --epochs $(NNUE_EPOCHS)
+
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -122,3 +122,38 @@ def test_the_search_evaluates_with_the_network():
         key, lock = child.keys[child.ply]
         found, *_, static = tt_probe(searcher.tt, key, lock)
         assert found and static == expected
+
+
+def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_path):
+    """The trainer (PyTorch, the optional extra ``nnue``: skipped where it is not installed) on 300 positions:
+    the loss falls over the epochs, and the quantized network it writes loads, with its provenance,
+    and scores the held-out positions about as the float network did."""
+    pytest.importorskip("torch")
+    from click.testing import CliRunner
+    from engine.tune.__main__ import main
+    from engine.tune import nnue_data as nd
+    from engine.tune.nnue_train import Settings, held_out_loss_of, train
+    rng = np.random.default_rng(3)
+    rows = []
+    for g in range(30):                         # random games; the result: the side with more material won
+        pos = XIANGQI.position()
+        for _ in range(10 + g % 7):
+            moves = pos.legal_moves()
+            pos.push(moves[rng.integers(len(moves))])
+            red = sum(1 for p in pos.board[:90] if 0 < p < 8)
+            black = sum(1 for p in pos.board[:90] if p >= 8)
+            rows.append((pos.fen(), 1.0 if red > black else 0.0 if black > red else 0.5, 40 * (red - black)))
+    data = tmp_path / "d.bin"
+    nd.write_positions(data, XIANGQI, [nd.records_of(rows, XIANGQI)], {"seed": 3})
+    positions = [nd.Positions(data)]
+    net, stats = train(positions, Settings(hidden=16, epochs=30, batch=64, lr=3e-3), log=lambda line: None)
+    first, last = stats["history"][0][0], stats["history"][-1][0]
+    assert last < 0.8 * first                   # the training loss (300 positions: the held-out one overfits)
+    assert abs(held_out_loss_of(net, positions, stats["k"], 0.5, 0.1) - stats["validation_loss"]) < 0.01
+    out = tmp_path / "n.nnue"
+    r = CliRunner().invoke(main, ["nnue-train", "--data", str(data), "--out", str(out), "--hidden", "16",
+                                  "--epochs", "2", "--batch", "64"])
+    assert r.exit_code == 0, r.output
+    loaded = load(out, XIANGQI)
+    assert loaded.hidden == 16 and loaded.provenance["data"][0]["seed"] == 3
+    assert loaded.provenance["positions"] == len(rows) and "held_out_loss" in loaded.provenance

@@ -179,7 +179,7 @@ def train(positions: list[Positions], s: Settings, log=print):
             loss.backward()
             opt.step()
             model.clip()
-            running += float(loss) * len(idx)
+            running += float(loss.detach()) * len(idx)
         sched.step()
         held_loss = evaluate_loss(va)
         history.append((running / len(order), held_loss))
