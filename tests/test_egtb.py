@@ -959,3 +959,34 @@ def test_the_winner_of_a_rule_result_plays_the_least_attacking_move():
     pos = Position("5k3/9/9/9/9/4n4/9/9/9/R2K5 w - - 0 1")         # the horse has no defender
     attacks = {pos.move_name(m): tbs.attack(pos, m) for m in pos.legal_moves()}
     assert (attacks["a0a9"], attacks["a0a4"], attacks["a0a1"]) == (ATTACK_CHECK, ATTACK_CHASE, ATTACK_NONE)
+
+
+def test_rule_verdicts_hold_against_the_referee(tmp_path, tbdir):
+    """Issue 32: positions the rule pass decided (drawn by KRvKN built under --rule none, won under the default
+    rule) played out -- the winner on the table's moves, the defender trying every move the plain table calls
+    drawing -- end, by the referee's rules, in a win for the winner: here every line by the defender's
+    perpetual check at the third repetition (the horse's only way to hold)."""
+    from engine.egtb import verdicts
+    from engine.xiangqi.tables import position_at
+    Builder(XIANGQI, tmp_path, rule="none").build(["KRvKN"])
+    m = parse_material("KRvKN")
+    with TableFile(table_path(tbdir, "KRvKN", SUFFIX), MAGIC) as f:
+        new_values = f.read_all()
+    with TableFile(table_path(tmp_path, "KRvKN", SUFFIX), MAGIC) as f:
+        old_values = f.read_all()
+    changed = verdicts.changed_indices(new_values, old_values)
+    assert len(changed) > 1000
+    new, old = Tablebases(tbdir), Tablebases(tmp_path)
+    rng = np.random.default_rng(5)
+    wins, played = {}, 0
+    for idx in verdicts.sample(rng, changed, 80):
+        pos = position_at(m, idx)
+        if pos is None:                     # an illegal index: the file gave it a neighbour's value
+            continue
+        assert old.probe(pos).kind == "draw" and new.probe(pos).kind in ("win", "loss")
+        outcome = verdicts.play_out(XIANGQI, pos, new, old)
+        assert outcome.failures == [] and outcome.unresolved == 0, (pos.fen(), outcome)
+        for reason, n in outcome.wins.items():
+            wins[reason] = wins.get(reason, 0) + n
+        played += 1
+    assert played >= 20 and set(wins) == {"perpetual-check"} and wins["perpetual-check"] >= played

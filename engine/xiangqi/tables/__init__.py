@@ -17,8 +17,8 @@ from ...egtb.probe import ATTACK_CHASE, ATTACK_CHECK, ATTACK_NONE, Tablebases as
 from ..movegen import gives_check
 from ..repetition import gives_chase
 from ..notation import move_name
-from ..position import Position
-from .index import Material, MaterialError, parse_material  # noqa: F401
+from ..position import Position, board_fen
+from .index import Material, MaterialError, decode, parse_material  # noqa: F401
 from .probe import tb_locate
 
 SUFFIX = ".xtb"
@@ -40,6 +40,19 @@ DEFAULT_SET = ONE_ATTACKER + TWO_ATTACKER_DEFAULT
 QUICK_SET = ONE_ATTACKER
 #: The sets ``shuai tb build`` names by an option.
 SETS = {"default": DEFAULT_SET, "one-attacker": ONE_ATTACKER}
+
+
+def position_at(material, idx: int):
+    """The Position of index ``idx`` of ``material``'s table, or None where the index holds no legal position
+    (a file gives those the value of a neighbour: read them as nothing)."""
+    from ...egtb.material import MAX_SLOTS
+    from ..position import FenError
+    board = np.zeros(90, np.int8)
+    side = decode(int(idx), material.spec(), np.zeros(MAX_SLOTS, np.int64), board)
+    try:
+        return None if side < 0 else Position(board_fen(board, side))
+    except FenError:
+        return None
 
 
 class Tablebases(BaseTablebases):
