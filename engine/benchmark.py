@@ -6,14 +6,18 @@ import time
 from .game import DEFAULT, game_named
 
 
-def run_bench(depth: int = None, hash_mb: int = None, out=print, game: str = DEFAULT.name) -> tuple[int, float]:
-    """Search each bench position of ``game`` (``Game.bench()``) to ``depth`` (the game's default if None)."""
+def run_bench(depth: int = None, hash_mb: int = None, out=print, game: str = DEFAULT.name,
+              network=None) -> tuple[int, float]:
+    """Search each bench position of ``game`` (``Game.bench()``) to ``depth`` (the game's default if None),
+    evaluating with ``network`` (an ``engine.nnue.network.Network``) if given."""
     from .searcher import QUICK_HASH_MB, Searcher, search_once
     bench = game_named(game).bench()
     fens, depth = bench.FENS, depth or bench.DEPTH
     Position = game_named(game).Position
     searcher = Searcher(hash_mb or QUICK_HASH_MB)
     searcher.new_game()
+    if network is not None:
+        searcher.set_network(game_named(game), network)
     total_nodes, total_time = 0, 0.0
     for i, fen in enumerate(fens):
         t = time.perf_counter()

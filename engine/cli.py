@@ -102,10 +102,25 @@ def judge(fen, game, moves):
               help="Table size in MB.  [default: 16, the signature's]")
 @click.option("--game", type=click.Choice(GAME_NAMES), default=DEFAULT.name, show_default=True,
               help="Whose bench positions.")
-def bench(depth, hash_mb, game):
-    """Fixed-depth search over 30 positions: total nodes (the search's signature) and speed."""
+@click.option("--network", "network_file", default=None, type=click.Path(dir_okay=False),
+              help="Also bench with this evaluation network.  [default: the game's own, if it has one]")
+def bench(depth, hash_mb, game, network_file):
+    """Fixed-depth search over 30 positions: total nodes (the search's signature) and speed; then the same with
+    the evaluation network, if there is one (its own signature)."""
+    from pathlib import Path
     from .benchmark import run_bench
+    from .nnue.network import NetworkError, load
     run_bench(depth, hash_mb, out=click.echo, game=game)
+    g = game_named(game)
+    path = network_file or (g.default_network if Path(g.default_network).is_file() else None)
+    if path is None:
+        return
+    try:
+        network = load(path, g)
+    except NetworkError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"with the network {path} ({network.hidden} hidden):")
+    run_bench(depth, hash_mb, out=click.echo, game=game, network=network)
 
 
 @main.command()

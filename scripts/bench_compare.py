@@ -42,7 +42,7 @@ def nodes_and_nps(text: str) -> tuple[int, int]:
     found = re.findall(r"nodes (\d+) time_ms \d+ nps (\d+)", text)
     if not found:
         raise RuntimeError(f"no 'nodes ... nps ...' line in:\n{text}")
-    nodes, nps = found[-1]
+    nodes, nps = found[0]                   # the hand-written evaluation's (a network's, if any, follows)
     return int(nodes), int(nps)
 
 

@@ -26,10 +26,10 @@ def bench_fens() -> list[str]:
 
 
 def signature(cmd: list[str]) -> str:
-    """The last line of `shuai bench`: nodes N time_ms T nps X."""
+    """The first summary line of `shuai bench` (the hand-written evaluation's): nodes N time_ms T nps X."""
     out = subprocess.run(cmd + ["bench"], capture_output=True, text=True, cwd=ROOT, timeout=900)
     lines = [line for line in out.stdout.splitlines() if line.startswith("nodes ")]
-    return lines[-1] if lines else f"(no result: exit {out.returncode}: {out.stderr.strip()[-200:]})"
+    return lines[0] if lines else f"(no result: exit {out.returncode}: {out.stderr.strip()[-200:]})"
 
 
 def main():
