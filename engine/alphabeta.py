@@ -204,18 +204,18 @@ def damped(score, clock, limit, percent):
 
 
 @kernel(inline="always")
-def _static(board, st, net):
+def _static(board, st, hist, keys, net):
     """The game's static evaluation: its network's when one is loaded (``net``, see ``engine.nnue.kernels``),
     else its hand-written one's."""
     if net[1].shape[0] != 0:
-        return net_evaluate(board, st, net)
+        return net_evaluate(board, st, hist, keys, net)
     return evaluate(board, st)
 
 
 @kernel(inline="always")
-def _evaluate(board, st, hist, ctrl, net):
+def _evaluate(board, st, hist, keys, ctrl, net):
     """The game's static evaluation, damped toward the move limit (``damped``)."""
-    return _damped(_static(board, st, net), st, hist, ctrl)
+    return _damped(_static(board, st, hist, keys, net), st, hist, ctrl)
 
 
 @kernel(inline="always")
@@ -225,10 +225,10 @@ def _damped(raw, st, hist, ctrl):
 
 
 @kernel(inline="always")
-def _raw_evaluation(board, st, tt_static, net):
+def _raw_evaluation(board, st, hist, keys, tt_static, net):
     """The game's static evaluation of the node, undamped: the table's copy where it has one (``tt_static``,
     else ``NO_EVAL``), computed otherwise."""
-    return np.int64(tt_static) if tt_static != NO_EVAL else _static(board, st, net)
+    return np.int64(tt_static) if tt_static != NO_EVAL else _static(board, st, hist, keys, net)
 
 
 @kernel(inline="always")
@@ -401,7 +401,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if rep != NO_SCORE:
         return rep
     if ply >= MAX_PLY:
-        return _evaluate(board, st, hist, ctrl, net)
+        return _evaluate(board, st, hist, keys, ctrl, net)
     pv_node = beta - alpha > 1
     hash_move, tt_score, raw_static = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
     if tt_score != NO_SCORE and not sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES,
@@ -411,7 +411,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     best = -INFINITE
     stand = -INFINITE
     if not checked:
-        raw_static = _raw_evaluation(board, st, raw_static, net)
+        raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
         stand = _damped(raw_static, st, hist, ctrl)
         if stand >= beta:
             return stand
@@ -496,7 +496,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 return no_move_score(checked, ply)
             return DRAW_SCORE
         if ply >= MAX_PLY:
-            return _evaluate(board, st, hist, ctrl, net)
+            return _evaluate(board, st, hist, keys, ctrl, net)
 
         # Step 3. Mate-distance pruning: no score here can beat a mate found nearer the root.
         alpha = max(alpha, -MATE_SCORE + ply)
@@ -526,7 +526,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         improving = False
         depth += 1                                  # check extension
     else:
-        raw_static = _raw_evaluation(board, st, raw_static, net)
+        raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
         static = _damped(raw_static, st, hist, ctrl)
         ss[ply, SS_EVAL] = static
         improving = ply < 2 or ss[ply - 2, SS_EVAL] == -INFINITE or static > ss[ply - 2, SS_EVAL]

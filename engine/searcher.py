@@ -253,7 +253,7 @@ class Searcher:
         self._no_tables = TableSet()            # the tables of a level that may not use them
         self.params = search_params.array()     # the search's tunable parameters (set_params)
         self.networks: dict = {}                # game name -> its evaluation network (set_network), if any
-        self._accumulators: list = []           # each thread's network accumulators (engine.nnue.kernels)
+        self._thread_nets: list = []            # each thread's network and accumulators (engine.nnue.kernels)
 
     # -- options ----------------------------------------------------------------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -295,21 +295,23 @@ class Searcher:
             self.networks.pop(game.name, None)
         else:
             self.networks[game.name] = network
-        self._accumulators = []
+        self._thread_nets = []
         self.tt = tt.cleared(self.tt)
 
     def _nets(self, pos) -> list:
         """The ``net`` argument of each thread's search of ``pos`` (the main thread's first): the game's network
-        with that thread's accumulators, one row per ply of the game's history; or the empty net."""
-        from .nnue.kernels import empty_net
+        with that thread's accumulators, one row per ply of the game's history (kept between searches: a row
+        still valid for its position is reused); or the empty net."""
+        from .nnue.kernels import empty_net, thread_net
         network = self.networks.get(pos.game.name)
         if network is None:
             return [empty_net()] * (1 + len(self._helpers))
-        shape = (pos.hist.shape[0], 2, network.hidden)
-        self._accumulators = [a for a in self._accumulators if a.shape == shape][:1 + len(self._helpers)]
-        while len(self._accumulators) < 1 + len(self._helpers):
-            self._accumulators.append(np.zeros(shape, np.int16))
-        return [network.arrays() + (acc,) for acc in self._accumulators]
+        weights, rows = network.arrays(), pos.hist.shape[0]
+        self._thread_nets = [n for n in self._thread_nets if n[0] is weights[0] and n[4].shape[0] == rows]
+        del self._thread_nets[1 + len(self._helpers):]
+        while len(self._thread_nets) < 1 + len(self._helpers):
+            self._thread_nets.append(thread_net(weights, rows))
+        return list(self._thread_nets)
 
     def set_threads(self, n: int) -> None:
         """Search with ``n`` threads (from 1; the Threads option bounds it)."""

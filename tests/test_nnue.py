@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engine.game import CHESS, XIANGQI
+from engine.move import move_from
 from engine.nnue import kernels as K
 from engine.nnue.features import feature, features_of, input_count, mirror_files
 from engine.nnue.network import HEADER, Network, NetworkError, load, parse, reference_evaluate
@@ -25,10 +26,10 @@ def random_net(game, hidden=32, seed=1, spread=300):
 
 @pytest.mark.parametrize("game", [XIANGQI, CHESS], ids=lambda g: g.name)
 def test_kernels_equal_the_reference_on_random_games(game):
-    """2,000 positions of 100 random games a game: the compiled score is the reference's, to the unit."""
+    """2,000 positions of 100 random games a game, the accumulators built afresh: the compiled score is the
+    reference's, to the unit."""
     net = random_net(game)
-    acc = np.zeros((game.position().hist.shape[0], 2, net.hidden), np.int16)
-    args = net.arrays() + (acc,)
+    args = K.thread_net(net.arrays(), game.position().hist.shape[0])
     rng = np.random.default_rng(7)
     scores = set()
     for _ in range(100):
@@ -38,10 +39,54 @@ def test_kernels_equal_the_reference_on_random_games(game):
             if not moves:
                 break
             pos.push(moves[rng.integers(len(moves))])
-            got = K.evaluate(pos.board, pos.side, pos.ply, args, game.files, game.ranks, game.kinds)
+            got = K.evaluate_fresh(pos.board, pos.side, pos.ply, args, game.files, game.ranks, game.kinds)
             assert got == reference_evaluate(net, pos.board, pos.side, game)
             scores.add(got)
     assert len(scores) > 250                    # the positions differ, and so do their scores
+
+
+CHESS_SPECIALS = ["r3k2r/pppq1ppp/2n2n2/3pp3/1b1PP1b1/2N2N2/PPPQ1PPP/R3KB1R w KQkq - 0 8",     # castling
+                  "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",                                   # promotions
+                  "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "4k3/8/8/8/2pP4/8/8/4K3 b - d3 0 1"]  # en passant
+
+
+@pytest.mark.parametrize("game", [XIANGQI, CHESS], ids=lambda g: g.name)
+def test_incremental_accumulators_equal_the_reference_along_random_walks(game):
+    """The search's evaluation (the game's ``net_evaluate``): walks of moves forward and back, as a search
+    goes, 3,000 evaluations a game -- most of them updated from the parent's accumulators, the others
+    refreshed -- each equal to the reference's score of the position."""
+    net = random_net(game, seed=4)
+    kernels = game.kernels()
+    args = K.thread_net(net.arrays(), game.position().hist.shape[0])
+    rng = np.random.default_rng(11)
+    starts = [None] + (CHESS_SPECIALS if game is CHESS else [])
+    updated = evaluated = 0
+    special = {"castling": 0, "en passant": 0, "promotion": 0}
+    for walk in range(30):
+        pos = game.position(starts[walk % len(starts)])
+        depth = 0
+        for _ in range(100):
+            moves = pos.legal_moves()
+            if moves and (depth == 0 or rng.random() < 0.6):
+                captures = [m for m in moves if kernels.is_capture(pos.board, m)]
+                pick = captures if captures and rng.random() < 0.3 else moves    # captures, e.p., promotions
+                move = pick[rng.integers(len(pick))]
+                if game is CHESS:
+                    name, piece = game.move_name(move), pos.board[move_from(move)] & 7
+                    special["castling"] += piece == 6 and abs(ord(name[0]) - ord(name[2])) == 2
+                    special["en passant"] += piece == 1 and name[0] != name[2] and pos.board[kernels.move_target(move)] == 0
+                    special["promotion"] += len(name) == 5
+                pos.push(move)
+                depth += 1
+            elif depth > 0:
+                pos.pop()
+                depth -= 1
+            updated += bool(K.parent_valid(args, pos.keys, pos.ply))
+            got = kernels.net_evaluate(pos.board, pos.st, pos.hist, pos.keys, args)
+            assert got == reference_evaluate(net, pos.board, pos.side, game), pos.fen()
+            evaluated += 1
+    assert evaluated == 3000 and updated > evaluated // 2
+    assert game is XIANGQI or min(special.values()) > 0, special
 
 
 def test_features_are_one_rule_for_both_views():

@@ -6,14 +6,14 @@ from numba import njit
 from .. import alphabeta as _alphabeta, perft as _perft
 from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
 from ..template import instantiate
-from ..nnue.kernels import evaluate as _net_evaluate
+from ..nnue import kernels as _nnue
 from ..moving import move_from, move_promotion
 from ..scores import DRAW_SCORE, MATE_SCORE, NO_SCORE
-from .board import (NULL_MOVE, is_promotion, make_move, make_null_move, move_target, new_state,  # noqa: F401
-                    unmake_move, unmake_null_move)
+from .board import (CASTLING_ROOK_FROM, CASTLING_ROOK_TO, NULL_MOVE, captured_square, is_promotion,  # noqa: F401
+                    make_move, make_null_move, move_target, new_state, unmake_move, unmake_null_move)
 from .constants import (BISHOP, H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, KNIGHT, MAX_MOVES, MOVE_LIMIT_PLIES,  # noqa: F401
                         NAME, NSQ, PAWN, PIECE_CODES, PROMOTION_KINDS, QUEEN, ROOK, ST_BB, ST_CASTLING, ST_EP, ST_PLY,
-                        ST_SIDE, BLACK_BIT, FILES, KINDS, RANKS)
+                        ST_SIDE, BLACK_BIT, FILES, H_EP, H_MOVED, KING, KINDS, RANKS)
 from .bitboard import bb
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
@@ -110,9 +110,31 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
 
 
 @njit(cache=True, inline="always")
-def net_evaluate(board, st, net):
-    """The evaluation network's score for the side to move (``engine.nnue``), on this game's board."""
-    return _net_evaluate(board, st[ST_SIDE], st[ST_PLY], net, FILES, RANKS, KINDS)
+def net_evaluate(board, st, hist, keys, net):
+    """The evaluation network's score for the side to move (``engine.nnue.kernels``): the accumulators updated
+    from the parent's by the last move when those are valid (the mover off its square and on -- promoted --
+    its new one; the captured piece off, en passant on its own square; castling's rook moved too), else
+    built afresh."""
+    row = st[ST_PLY]
+    updated = _nnue.parent_valid(net, keys, row)
+    if updated:
+        move = hist[row - 1, H_MOVE]
+        if move == NULL_MOVE:
+            _nnue.update(net, row, 0, 0, 0, 0, 0, 0, 0, 0, FILES, RANKS, KINDS)
+        else:
+            frm = move_from(move)
+            to = move_target(move)
+            moved = hist[row - 1, H_MOVED]
+            if moved & 7 == KING and (to - frm == 2 or frm - to == 2):
+                rook_to = CASTLING_ROOK_TO[to]
+                rook = board[rook_to]
+                _nnue.update(net, row, moved, frm, rook, CASTLING_ROOK_FROM[to], moved, to, rook, rook_to,
+                             FILES, RANKS, KINDS)
+            else:
+                _nnue.update(net, row, moved, frm, hist[row - 1, H_CAPTURED],
+                             captured_square(moved, to, hist[row - 1, H_EP]), board[to], to, 0, 0,
+                             FILES, RANKS, KINDS)
+    return _nnue.finish(board, st[ST_SIDE], row, net, keys, updated, FILES, RANKS, KINDS)
 
 
 alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...

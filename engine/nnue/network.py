@@ -52,14 +52,19 @@ class Network:
     w2: np.ndarray                  # int16 [2 * hidden]: the side to move's half first
     b2: int                         # at the scale OUTPUT_DIVISOR
     provenance: dict = field(default_factory=dict)
+    _arrays: tuple = field(default=None, repr=False, compare=False)
 
     @property
     def hidden(self) -> int:
         return self.b1.shape[0]
 
     def arrays(self):
-        """(w1, b1, w2, b2 as int64[1]): what the kernels take."""
-        return self.w1, self.b1, self.w2, np.array([self.b2], np.int64)
+        """(w1 with a row of zeros appended -- the input "none" --, b1, w2, b2 as int64[1]): the weights as the
+        kernels take them (``engine.nnue.kernels``); made once per network and shared by the threads."""
+        if self._arrays is None:
+            w1 = np.vstack([self.w1, np.zeros((1, self.hidden), np.int16)])
+            self._arrays = (w1, self.b1, self.w2, np.array([self.b2], np.int64))
+        return self._arrays
 
     def to_bytes(self) -> bytes:
         text = json.dumps(self.provenance, sort_keys=True).encode()

@@ -9,7 +9,7 @@ from numba import njit
 from .. import alphabeta as _alphabeta, perft as _perft
 from ..egtb.probe import arrays_type as tables_type, tb_node_score  # noqa: F401
 from ..template import instantiate
-from ..nnue.kernels import evaluate as _net_evaluate
+from ..nnue import kernels as _nnue
 from ..moving import move_from, move_to
 from ..scores import MATE_SCORE, NO_SCORE
 from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, PIECE_CODES, NSQ,  # noqa: F401
@@ -93,9 +93,22 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
 
 
 @njit(cache=True, inline="always")
-def net_evaluate(board, st, net):
-    """The evaluation network's score for the side to move (``engine.nnue``), on this game's board."""
-    return _net_evaluate(board, st[ST_SIDE], st[ST_PLY], net, FILES, RANKS, KINDS)
+def net_evaluate(board, st, hist, keys, net):
+    """The evaluation network's score for the side to move (``engine.nnue.kernels``): the accumulators updated
+    from the parent's by the last move (the piece off its square and on its new one, the captured piece off)
+    when the parent's are valid, else built afresh."""
+    row = st[ST_PLY]
+    updated = _nnue.parent_valid(net, keys, row)
+    if updated:
+        move = hist[row - 1, H_MOVE]
+        if move == NULL_MOVE:
+            _nnue.update(net, row, 0, 0, 0, 0, 0, 0, 0, 0, FILES, RANKS, KINDS)
+        else:
+            frm = move_from(move)
+            to = move_to(move)
+            piece = board[to]
+            _nnue.update(net, row, piece, frm, hist[row - 1, H_CAPTURED], to, piece, to, 0, 0, FILES, RANKS, KINDS)
+    return _nnue.finish(board, st[ST_SIDE], row, net, keys, updated, FILES, RANKS, KINDS)
 
 
 alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...
