@@ -110,31 +110,20 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
 
 
 @njit(cache=True, inline="always")
-def net_evaluate(board, st, hist, keys, net):
-    """The evaluation network's score for the side to move (``engine.nnue.kernels``): the accumulators updated
-    from the parent's by the last move when those are valid (the mover off its square and on -- promoted --
-    its new one; the captured piece off, en passant on its own square; castling's rook moved too), else
-    built afresh."""
-    row = st[ST_PLY]
-    updated = _nnue.parent_valid(net, keys, row)
-    if updated:
-        move = hist[row - 1, H_MOVE]
-        if move == NULL_MOVE:
-            _nnue.update(net, row, 0, 0, 0, 0, 0, 0, 0, 0, FILES, RANKS, KINDS)
-        else:
-            frm = move_from(move)
-            to = move_target(move)
-            moved = hist[row - 1, H_MOVED]
-            if moved & 7 == KING and (to - frm == 2 or frm - to == 2):
-                rook_to = CASTLING_ROOK_TO[to]
-                rook = board[rook_to]
-                _nnue.update(net, row, moved, frm, rook, CASTLING_ROOK_FROM[to], moved, to, rook, rook_to,
-                             FILES, RANKS, KINDS)
-            else:
-                _nnue.update(net, row, moved, frm, hist[row - 1, H_CAPTURED],
-                             captured_square(moved, to, hist[row - 1, H_EP]), board[to], to, 0, 0,
-                             FILES, RANKS, KINDS)
-    return _nnue.finish(board, st[ST_SIDE], row, net, keys, updated, FILES, RANKS, KINDS)
+def net_move_inputs(board, hist, ply, move):
+    """What the move played at ``ply`` changed for the network (``engine.nnue.kernels``), as (piece taken off,
+    its square) twice and (piece put on, its square) twice, 0 for none: the mover off its square and on --
+    promoted -- its new one; the captured piece off, en passant on its own square; castling's rook moved."""
+    frm = move_from(move)
+    to = move_target(move)
+    moved = hist[ply, H_MOVED]
+    if moved & 7 == KING and (to - frm == 2 or frm - to == 2):
+        rook_to = CASTLING_ROOK_TO[to]
+        return moved, frm, board[rook_to], CASTLING_ROOK_FROM[to], moved, to, board[rook_to], rook_to
+    return moved, frm, hist[ply, H_CAPTURED], captured_square(moved, to, hist[ply, H_EP]), board[to], to, 0, 0
+
+
+net_evaluate = instantiate(_nnue.TEMPLATE, globals(), NAME).net_evaluate
 
 
 alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...

@@ -6,14 +6,21 @@ the accumulator of the position at ply ``row`` of the game (``st[ST_PLY]``) as `
 valid when ``acc_keys[row]`` is that position's Zobrist key.  A position whose parent's row is valid is
 updated from it by the move between them (``update``: the inputs it removes and adds, at most two of each --
 a capture, castling, a promotion), at the cost of a few rows of ``w1``; any other is built afresh
-(``refresh``).  The game's kernels say which inputs a move changes (their ``net_evaluate``) and pass the
-geometry (``files, ranks, kinds``).
+(``refresh``).
+
+``net_evaluate``, the search's entry, is a template kernel (``engine.template``) compiled per game: the game
+supplies ``net_move_inputs`` (which pieces the move played at a ply took off which squares and put on which)
+and its geometry (``FILES``, ``RANKS``, ``KINDS``) and ``NULL_MOVE``.
 """
 import numpy as np
 from numba import njit
 
+from ..layout import H_MOVE, ST_PLY, ST_SIDE
+from ..template import Template
 from .features import feature
 from .network import OUTPUT_DIVISOR, QA
+
+TEMPLATE = Template(globals(), interface=("net_move_inputs", "FILES", "RANKS", "KINDS", "NULL_MOVE"))
 
 
 @njit(cache=True)
@@ -82,6 +89,22 @@ def finish(board, side, row, net, keys, updated, files, ranks, kinds):
         refresh(acc[row, 1], board, 1, w1, b1, files, ranks, kinds)
     acc_keys[row] = keys[row, 0]
     return output(acc[row, side], acc[row, 1 - side], w2, b2)
+
+
+@TEMPLATE.kernel(inline="always")
+def net_evaluate(board, st, hist, keys, net):
+    """The network's score for the side to move: the accumulators updated from the parent's by the last move
+    when those are valid, else built afresh."""
+    row = st[ST_PLY]
+    updated = parent_valid(net, keys, row)
+    if updated:
+        move = hist[row - 1, H_MOVE]
+        if move == NULL_MOVE:  # noqa: F821  (the game's, bound by engine.template)
+            update(net, row, 0, 0, 0, 0, 0, 0, 0, 0, FILES, RANKS, KINDS)  # noqa: F821
+        else:
+            gone1, from1, gone2, from2, new1, to1, new2, to2 = net_move_inputs(board, hist, row - 1, move)  # noqa
+            update(net, row, gone1, from1, gone2, from2, new1, to1, new2, to2, FILES, RANKS, KINDS)  # noqa: F821
+    return finish(board, st[ST_SIDE], row, net, keys, updated, FILES, RANKS, KINDS)  # noqa: F821
 
 
 @njit(cache=True)

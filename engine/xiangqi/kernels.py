@@ -93,22 +93,15 @@ def probe_tables(tb, board, st, hist, allow_disk, ply):
 
 
 @njit(cache=True, inline="always")
-def net_evaluate(board, st, hist, keys, net):
-    """The evaluation network's score for the side to move (``engine.nnue.kernels``): the accumulators updated
-    from the parent's by the last move (the piece off its square and on its new one, the captured piece off)
-    when the parent's are valid, else built afresh."""
-    row = st[ST_PLY]
-    updated = _nnue.parent_valid(net, keys, row)
-    if updated:
-        move = hist[row - 1, H_MOVE]
-        if move == NULL_MOVE:
-            _nnue.update(net, row, 0, 0, 0, 0, 0, 0, 0, 0, FILES, RANKS, KINDS)
-        else:
-            frm = move_from(move)
-            to = move_to(move)
-            piece = board[to]
-            _nnue.update(net, row, piece, frm, hist[row - 1, H_CAPTURED], to, piece, to, 0, 0, FILES, RANKS, KINDS)
-    return _nnue.finish(board, st[ST_SIDE], row, net, keys, updated, FILES, RANKS, KINDS)
+def net_move_inputs(board, hist, ply, move):
+    """What the move played at ``ply`` changed for the network (``engine.nnue.kernels``), as (piece taken off,
+    its square) twice and (piece put on, its square) twice, 0 for none: the mover off and on, the captured
+    piece off."""
+    to = move_to(move)
+    return board[to], move_from(move), hist[ply, H_CAPTURED], to, board[to], to, 0, 0
+
+
+net_evaluate = instantiate(_nnue.TEMPLATE, globals(), NAME).net_evaluate
 
 
 alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...
