@@ -222,3 +222,24 @@ def test_without_cluster_ray_is_not_imported_and_a_bad_address_fails_at_once(tmp
                             address, "KRvK"], capture_output=True, text=True, cwd=ROOT, timeout=60)
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith(words), r.stderr
+
+
+def test_self_play_data_on_ray_is_the_local_runs(ray_cluster, tmp_path):
+    """``python -m engine.tune data --cluster``: the games as Ray tasks give the same positions file as local
+    workers, byte for byte once decompressed (text for the tuner, records for the network)."""
+    from engine.tune.__main__ import main
+    from engine.tune.nnue_data import Positions
+    from engine.tune.selfplay import read_positions
+    common = ["data", "--games", "3", "--nodes", "200", "--seed", "5"]
+    for extra, name in (([], "p.txt.gz"), (["--nnue"], "p.bin")):
+        local, remote = tmp_path / f"local-{name}", tmp_path / f"ray-{name}"
+        r = CliRunner().invoke(main, common + extra + ["--workers", "1", "--out", str(local)])
+        assert r.exit_code == 0, r.output
+        r = CliRunner().invoke(main, common + extra + ["--cluster", "auto", "--out", str(remote)])
+        assert r.exit_code == 0, r.output
+        if extra:
+            a, b = Positions(local), Positions(remote)
+            assert len(a) > 50 and a.records.tobytes() == b.records.tobytes() and a.provenance == b.provenance
+        else:
+            rows = list(read_positions(str(local)))
+            assert len(rows) > 50 and rows == list(read_positions(str(remote)))

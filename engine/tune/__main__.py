@@ -27,6 +27,13 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except DataError as e:              # a positions file that cannot be read: one line, not a traceback
             raise click.ClickException(str(e)) from None
+        except ImportError as e:            # noqa  (never Ray's absence: engine.cluster says that itself)
+            raise
+        except RuntimeError as e:
+            from ..cluster import ClusterError
+            if isinstance(e, ClusterError):             # Ray missing or unreachable: one line
+                raise click.ClickException(str(e)) from None
+            raise
 
 
 @click.group(cls=_Commands)
@@ -46,7 +53,9 @@ def main():
 @click.option("--nnue", is_flag=True,
               help="Write the network's binary positions file (engine.tune.nnue_data) instead of gzip text.  "
                    "[default out: tune/nnue-<game>-seed<SEED>.bin]")
-def data(game, out, games, nodes, seed, workers, nnue):
+@click.option("--cluster", default=None, help="Play the games as Ray tasks (see shuai match --cluster); the file "
+              "is the same as a local run's.")
+def data(game, out, games, nodes, seed, workers, nnue, cluster):
     """Self-play games at a fixed node count; their quiet positions, with the result and the search's score."""
     from pathlib import Path
     tuning = game_named(game).tuning()
@@ -63,9 +72,9 @@ def data(game, out, games, nodes, seed, workers, nnue):
     if nnue:
         from . import nnue_data
         n = nnue_data.generate(out, settings, workers=workers, progress=progress,
-                               provenance={"commit": nnue_data.source_commit()})
+                               provenance={"commit": nnue_data.source_commit()}, cluster=cluster)
     else:
-        n = generate(out, settings, workers=workers, progress=progress)
+        n = generate(out, settings, workers=workers, progress=progress, cluster=cluster)
     print(f"{n} positions from {games} games (seed {seed}, {nodes} nodes a move) in {out}, "
           f"{time.monotonic() - t0:.0f} s")
 

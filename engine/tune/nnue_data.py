@@ -114,15 +114,17 @@ def write_positions(path, game, chunks, provenance: dict) -> int:
     return written
 
 
-def generate(path, s: Settings, workers: int = 2, progress=None, provenance: dict | None = None) -> int:
-    """Self-play positions (``engine.tune.selfplay``, the settings ``s``) into the positions file ``path``."""
+def generate(path, s: Settings, workers: int = 2, progress=None, provenance: dict | None = None,
+             cluster: str | None = None) -> int:
+    """Self-play positions (``engine.tune.selfplay.play_games``, the settings ``s``) into the positions file
+    ``path``."""
     game = game_named(s.game)
     info = {"games": s.games, "nodes": s.nodes, "seed": s.seed, "random_plies": list(s.random_plies),
             "openings": s.openings.rsplit("/", 1)[-1], **(provenance or {})}
 
     def chunks():
         written = 0
-        for played, rows in play_games(s, workers):
+        for played, rows in play_games(s, workers, cluster):
             records = records_of(rows, game)
             written += len(records)
             if progress:

@@ -116,11 +116,22 @@ def _worker(args) -> list[tuple[str, float, int]]:
     return [row for g in games for row in play_game(g, s, searcher, openings)]
 
 
-def play_games(s: Settings, workers: int = 2) -> Iterator[tuple[int, list[tuple[str, float, int]]]]:
-    """Play ``s.games`` games on ``workers`` processes: (games played so far, the quiet positions of the next
-    batch of games as (FEN, result, score)), in game order -- what is written does not depend on timing."""
+def play_games(s: Settings, workers: int = 2, cluster: str | None = None
+               ) -> Iterator[tuple[int, list[tuple[str, float, int]]]]:
+    """Play ``s.games`` games on ``workers`` processes, or as tasks on the Ray cluster at ``cluster``
+    (``engine.cluster``; every batch of games a task): (games played so far, the quiet positions of the next
+    batch of games as (FEN, result, score)), in game order -- what is written does not depend on timing or
+    on where a game was played."""
     batch = 20
     jobs = [(range(a, min(a + batch, s.games)), s) for a in range(0, s.games, batch)]
+    if cluster is not None:
+        from ..cluster import connect
+        ray = connect(cluster)
+        task = ray.remote(num_cpus=1, max_retries=2)(_worker)
+        pending = [task.remote(job) for job in jobs]
+        for job, ref in zip(jobs, pending):
+            yield job[0].stop, ray.get(ref)
+        return
     if workers <= 1:
         for job, rows in zip(jobs, map(_worker, jobs)):
             yield job[0].stop, rows
@@ -133,12 +144,12 @@ def play_games(s: Settings, workers: int = 2) -> Iterator[tuple[int, list[tuple[
         pool.terminate()
 
 
-def generate(path: str, s: Settings, workers: int = 2, progress=None) -> int:
-    """Play ``s.games`` games on ``workers`` processes and write their quiet positions, in game order, to the
-    gzip file ``path``.  Returns the number of positions."""
+def generate(path: str, s: Settings, workers: int = 2, progress=None, cluster: str | None = None) -> int:
+    """Play ``s.games`` games (``play_games``) and write their quiet positions, in game order, to the gzip file
+    ``path``.  Returns the number of positions."""
     written = 0
     with atomic_writer(path) as raw, gzip.open(raw, "wt", encoding="ascii", compresslevel=6) as out:
-        for played, rows in play_games(s, workers):
+        for played, rows in play_games(s, workers, cluster):
             out.writelines(f"{fen};{points:g};{score}\n" for fen, points, score in rows)
             written += len(rows)
             if progress:
