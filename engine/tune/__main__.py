@@ -275,7 +275,9 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
               help="Fraction of the positions (the last games) held out.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 31), default=1, show_default=True)
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use the first this many positions.")
-def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed, limit):
+@click.option("--threads", type=click.IntRange(0, 256), default=0, show_default=True,
+              help="PyTorch's CPU threads (0: its default, every core).")
+def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed, limit, threads):
     """Train the evaluation network on self-play positions and write it, quantized, with its provenance."""
     if hidden % 16:
         raise click.BadParameter("a multiple of 16", param_hint="--hidden")
@@ -292,7 +294,8 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
         for p in positions:
             p.records = p.records[:max(0, limit)]
             limit -= len(p.records)
-    s = TrainSettings(hidden=hidden, epochs=epochs, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed)
+    s = TrainSettings(hidden=hidden, epochs=epochs, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed,
+                      threads=threads)
     t0 = time.monotonic()
     net, stats = train(positions, s)
     quantized = held_out_loss_of(net, positions, stats["k"], lam, validation)
