@@ -111,7 +111,7 @@ spsa: setup
 # file (engine/tune/nnue_data.py) into tune/nnue-$(GAME)-seed$(SEED).bin; reproducible from the seed.
 # CLUSTER=auto|HOST:PORT plays the games as Ray tasks (the same file).
 SEED ?= 11
-NNUE_GAMES ?= 9500
+NNUE_GAMES ?= 3000
 .PHONY: nnue-data
 nnue-data: setup
 	$(BIN)/python -m engine.tune data --nnue --game $(GAME) --seed $(SEED) --games $(NNUE_GAMES) \
@@ -119,7 +119,7 @@ nnue-data: setup
 
 # The network's trainer (issue 33; PyTorch: pip install '.[nnue]', done here): every positions file of the game in
 # tune/ into tune/network-$(GAME).nnue; `cp` it to engine/$(GAME)/network.nnue to make it the game's own.
-NNUE_HIDDEN ?= 128
+NNUE_HIDDEN ?= 64
 NNUE_EPOCHS ?= 20
 NNUE_STAMP := $(VENV)/.nnue-stamp
 $(NNUE_STAMP): $(STAMP)

@@ -264,7 +264,7 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
 @click.option("--data", "data_paths", multiple=True, required=True, type=click.Path(dir_okay=False),
               help="A positions file of 'data --nnue'; repeatable (the game is theirs).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="The network file to write.")
-@click.option("--hidden", type=click.IntRange(16, 2048), default=128, show_default=True,
+@click.option("--hidden", type=click.IntRange(16, 2048), default=64, show_default=True,
               help="Accumulator size (a multiple of 16).")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=20, show_default=True)
 @click.option("--batch", type=click.IntRange(64, 1 << 20), default=16384, show_default=True)
