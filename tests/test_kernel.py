@@ -30,7 +30,8 @@ for owner in [m for name, m in list(sys.modules.items()) if name.startswith("eng
         if isinstance(value, CPUDispatcher) and value.signatures:
             found[value.py_func.__module__ + "." + value.py_func.__qualname__] = value
 stats = {name: (sum(d.stats.cache_hits.values()), len(d.stats.cache_misses)) for name, d in found.items()}
-games = sorted(n.split(".")[1] for n in sys.modules if n.startswith("engine.") and n.endswith(".kernels"))
+from engine.game import GAME_PACKAGES
+games = sorted(g for g, package in GAME_PACKAGES.items() if package + ".kernels" in sys.modules)
 print(json.dumps({"stats": stats, "games": games}))
 """
 
