@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..cluster import ClusterError
 from ..game import DEFAULT, GAMES, game_named
 from .selfplay import DataError, Settings, generate
 
@@ -25,15 +26,8 @@ class _Commands(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except DataError as e:              # a positions file that cannot be read: one line, not a traceback
+        except (DataError, ClusterError) as e:  # an unreadable positions file, Ray missing or unreachable: one line
             raise click.ClickException(str(e)) from None
-        except ImportError as e:            # noqa  (never Ray's absence: engine.cluster says that itself)
-            raise
-        except RuntimeError as e:
-            from ..cluster import ClusterError
-            if isinstance(e, ClusterError):             # Ray missing or unreachable: one line
-                raise click.ClickException(str(e)) from None
-            raise
 
 
 @click.group(cls=_Commands)
