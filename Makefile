@@ -119,8 +119,8 @@ nnue-data: setup
 
 # The network's trainer (issue 33; PyTorch: pip install '.[nnue]', done here): every positions file of the game in
 # tune/ into tune/network-$(GAME).nnue; `cp` it to engine/$(GAME)/network.nnue to make it the game's own.
-NNUE_HIDDEN ?= 64
-NNUE_EPOCHS ?= 20
+NNUE_HIDDEN ?= 128
+NNUE_EPOCHS ?= 8
 NNUE_STAMP := $(VENV)/.nnue-stamp
 $(NNUE_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,nnue]'

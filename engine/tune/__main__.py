@@ -258,9 +258,9 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
 @click.option("--data", "data_paths", multiple=True, required=True, type=click.Path(dir_okay=False),
               help="A positions file of 'data --nnue'; repeatable (the game is theirs).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="The network file to write.")
-@click.option("--hidden", type=click.IntRange(16, 2048), default=64, show_default=True,
+@click.option("--hidden", type=click.IntRange(16, 2048), default=128, show_default=True,
               help="Accumulator size (a multiple of 16).")
-@click.option("--epochs", type=click.IntRange(1, 1000), default=20, show_default=True)
+@click.option("--epochs", type=click.IntRange(1, 1000), default=8, show_default=True)
 @click.option("--batch", type=click.IntRange(64, 1 << 20), default=16384, show_default=True)
 @click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=1e-3, show_default=True)
 @click.option("--lam", type=click.FloatRange(0, 1), default=0.5, show_default=True,
@@ -271,7 +271,11 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use the first this many positions.")
 @click.option("--threads", type=click.IntRange(0, 256), default=0, show_default=True,
               help="PyTorch's CPU threads (0: its default, every core).")
-def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed, limit, threads):
+@click.option("--factorize/--no-factorize", default=True, show_default=True,
+              help="Virtual kind-and-colour inputs while training, folded into the file's weights.")
+@click.option("--weight-decay", type=click.FloatRange(0, 1), default=0.0, show_default=True, help="AdamW's decay.")
+def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed, limit, threads, factorize,
+               weight_decay):
     """Train the evaluation network on self-play positions and write it, quantized, with its provenance."""
     if hidden % 16:
         raise click.BadParameter("a multiple of 16", param_hint="--hidden")
@@ -289,7 +293,7 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
             p.records = p.records[:max(0, limit)]
             limit -= len(p.records)
     s = TrainSettings(hidden=hidden, epochs=epochs, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed,
-                      threads=threads)
+                      threads=threads, factorize=factorize, weight_decay=weight_decay)
     t0 = time.monotonic()
     net, stats = train(positions, s)
     quantized = held_out_loss_of(net, positions, stats["k"], lam, validation)

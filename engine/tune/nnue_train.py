@@ -8,6 +8,11 @@ sigmoid(score)``, with the sigmoid's scale ``k`` fitted to the data; the loss is
 last games) are held out and their loss reported.  Inputs are sparse: an ``EmbeddingBag`` sums the active rows
 of the first layer, as the engine's accumulator does.
 
+With ``factorize`` every piece also feeds a virtual input of its kind and colour alone (where it stands not
+counting), shared by all its squares, as nnue-pytorch's factorizers do: what a kind is worth anywhere is
+learned from every position holding one, not from each square's few.  The virtual rows are folded into the
+real ones on export (each piece activates exactly one of each), so the file and the engine do not change.
+
 The float network is quantized as the file has it (``engine.nnue.network``): the first layer times ``QA``, the
 output layer in centipawns times ``QB``; the weights are clipped while training so that every quantized value
 fits (first layer and its bias within +-``FT_CLIP``; the output layer, which works in units of ``OUT_SCALE``
@@ -94,14 +99,16 @@ def _concat(parts: list[Samples]) -> Samples:
 
 @dataclass
 class Settings:
-    hidden: int = 64                 # the best held-out loss at 0.4-0.7 M positions (README)
-    epochs: int = 20
+    hidden: int = 128           # with the factors, the best held-out loss at 0.7 M positions (README)
+    epochs: int = 8             # the held-out loss is lowest near here at 0.7 M positions, then overfits
     batch: int = 16384
     lr: float = 1e-3
     lam: float = 0.5
     validation: float = 0.1
     seed: int = 1
     threads: int = 0            # torch's intra-op threads (0: its default)
+    factorize: bool = True      # virtual kind-and-colour inputs, folded in on export
+    weight_decay: float = 0.0   # AdamW's decoupled decay
 
 
 def train(positions: list[Positions], s: Settings, log=print):
@@ -119,16 +126,18 @@ def train(positions: list[Positions], s: Settings, log=print):
     train_set, held = data.take(slice(0, split)), data.take(slice(split, None))
     k = fit_k(train_set.score.astype(np.float64), train_set.result.astype(np.float64))
     inputs = input_count(game.squares, game.kinds)
+    factors = 2 * game.kinds if s.factorize else 0
+    padding = inputs + factors
     scale = k * math.log(10) / 400             # sigmoid(s, k) = torch.sigmoid(s * scale)
 
     class Model(nn.Module):
         def __init__(self):
             super().__init__()
-            self.ft = nn.EmbeddingBag(inputs + 1, s.hidden, mode="sum", padding_idx=inputs)
+            self.ft = nn.EmbeddingBag(padding + 1, s.hidden, mode="sum", padding_idx=padding)
             self.b1 = nn.Parameter(torch.full((s.hidden,), 0.25))
             nn.init.uniform_(self.ft.weight, -0.1, 0.1)
             with torch.no_grad():
-                self.ft.weight[inputs].zero_()
+                self.ft.weight[inputs:].zero_()     # the factors start at nothing, the padding stays so
             self.out = nn.Linear(2 * s.hidden, 1)
             nn.init.uniform_(self.out.weight, -0.1, 0.1)
             nn.init.zeros_(self.out.bias)
@@ -138,20 +147,25 @@ def train(positions: list[Positions], s: Settings, log=print):
             b = torch.clamp(self.ft(them) + self.b1, 0, 1) ** 2
             return self.out(torch.cat([a, b], 1)).squeeze(1) * OUT_SCALE
 
-        def clip(self):
+        def clip(self):                              # real and factor rows each within half: their sum fits
             with torch.no_grad():
-                self.ft.weight.clamp_(-FT_CLIP, FT_CLIP)
+                self.ft.weight.clamp_(-FT_CLIP / 2 if factors else -FT_CLIP, FT_CLIP / 2 if factors else FT_CLIP)
                 self.b1.clamp_(-FT_CLIP, FT_CLIP)
                 self.out.weight.clamp_(-OUT_CLIP, OUT_CLIP)
                 self.out.bias.clamp_(-BIAS_CLIP, BIAS_CLIP)
 
+    def with_factors(x: np.ndarray) -> torch.Tensor:
+        if factors:
+            x = np.hstack([np.where(x < inputs, x, padding), np.where(x < inputs, inputs + x // game.squares, padding)])
+        return torch.from_numpy(x.astype(np.int32))
+
     def tensors(d: Samples):
-        t = [torch.from_numpy(x) for x in (d.us, d.them, d.score, d.result)]
-        target = s.lam * t[3] + (1 - s.lam) * torch.sigmoid(t[2] * scale)
-        return t[0].to(device), t[1].to(device), target.to(device)
+        score, result = torch.from_numpy(d.score), torch.from_numpy(d.result)
+        target = s.lam * result + (1 - s.lam) * torch.sigmoid(score * scale)
+        return with_factors(d.us).to(device), with_factors(d.them).to(device), target.to(device)
 
     model = Model().to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=s.lr)
+    opt = torch.optim.AdamW(model.parameters(), lr=s.lr, weight_decay=s.weight_decay)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=s.epochs)
     tr, va = tensors(train_set), tensors(held)
 
@@ -185,19 +199,22 @@ def train(positions: list[Positions], s: Settings, log=print):
         history.append((running / len(order), held_loss))
         log(f"epoch {epoch}/{s.epochs}: train {running / len(order):.6f}, held out {held_loss:.6f}, "
             f"{time.monotonic() - t0:.0f} s")
-    net = quantize(model, game.name)
+    net = quantize(model, game, factors)
     return net, {"train_loss": history[-1][0], "validation_loss": history[-1][1], "k": k,
                  "positions": len(data) // 2, "train_samples": split, "held_out_samples": len(data) - split,
                  "history": history}
 
 
-def quantize(model, game: str) -> Network:
-    """The file's integers of a trained model (see the module's docstring for the scales)."""
-    ft = model.ft.weight.detach().cpu().numpy()[:-1]
+def quantize(model, game, factors: int = 0) -> Network:
+    """The file's integers of a trained model (see the module's docstring for the scales), the factor rows
+    (``factors`` of them after the real inputs) folded into the real rows of their kind and colour."""
+    inputs = input_count(game.squares, game.kinds)
+    weight = model.ft.weight.detach().cpu().numpy()
+    ft = weight[:inputs] + (np.repeat(weight[inputs:inputs + factors], game.squares, axis=0) if factors else 0)
     b1 = model.b1.detach().cpu().numpy()
     w2 = model.out.weight.detach().cpu().numpy()[0] * OUT_SCALE
     b2 = float(model.out.bias.detach().cpu().numpy()[0]) * OUT_SCALE
-    return Network(game, np.round(ft * QA).astype(np.int16), np.round(b1 * QA).astype(np.int16),
+    return Network(game.name, np.round(ft * QA).astype(np.int16), np.round(b1 * QA).astype(np.int16),
                    np.round(w2 * QB).astype(np.int16), int(round(b2 * OUTPUT_DIVISOR)))
 
 
