@@ -13,6 +13,8 @@ def warm_all(game=None):
     pos = game.position()
     kernels = game.kernels()
     perft_count(pos, 2)
+    pos.push(pos.legal_moves()[0])                     # the Python edge's make and unmake (a GUI's moves)
+    pos.pop()
     kernels.evaluate(pos.board, pos.st)
     search_once(pos, depth=3)
     game.warm(pos)

@@ -1,0 +1,61 @@
+"""The warm-up loads every kernel that play reaches: after it, nothing is compiled or loaded mid-game.
+
+numba compiles (or loads from its cache) a kernel the first time it is called with a type signature; one the
+warm-up left out is compiled in the middle of a game, holding the GIL, and the clock's stop waits for it.  It
+happened: ``gives_chase``, which the tables' move ranking calls only inside a table, was compiled in the first
+won ending of each engine of a match on a fresh cache (about 1-2 s) and lost three games on time out of 100
+at 2 s + 0.02 s.  The check runs in a fresh interpreter, since this one has loaded everything already.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PLAY = r'''
+import sys
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+from engine.game import XIANGQI, CHESS
+from engine.warmup import warm_all
+from engine.egtb.tableset import open_tables
+from engine.nnue.features import input_count
+from engine.nnue.network import Network
+from engine.searcher import Limits, Searcher, search_once
+
+for game in (XIANGQI, CHESS):
+    warm_all(game)
+
+
+def loaded():
+    return {f"{name}.{k}": len(v.overloads) for name, mod in list(sys.modules.items()) if name.startswith("engine")
+            for k, v in list(vars(mod).items()) if isinstance(v, Dispatcher)}
+
+
+before = loaded()
+searcher = Searcher(16)
+searcher.set_tablebases(open_tables())                 # the default set that make setup builds
+games = [(XIANGQI, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ""),           # a root in the tables (KRvK)
+         (XIANGQI, "4k4/9/9/9/9/9/9/4c4/R8/3K5 w - - 0 1", ""),         # a search into them
+         (XIANGQI, None, "h2e2 h9g7 h0g2 i9h9 g2h0 h9i9 h0g2 i9h9 g2h0 h9i9"),   # repetitions to judge
+         (CHESS, "8/8/8/4k3/8/8/8/3QK3 w - - 0 1", ""),
+         (CHESS, None, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8")]
+for network in (False, True):
+    for game, fen, moves in games:
+        if network:
+            rng = np.random.default_rng(1)
+            inputs = input_count(game.squares, game.kinds)
+            searcher.set_network(game, Network(game.name, rng.integers(-20, 20, (inputs, 16), dtype=np.int16),
+                                               np.full(16, 40, np.int16), rng.integers(-50, 50, 32, dtype=np.int16), 0))
+        pos = game.position(fen)
+        for m in moves.split():
+            pos.push(m)
+        search_once(pos, limits=Limits(time_left=0.5, increment=0.01), searcher=searcher)
+print(sorted(k for k, n in loaded().items() if n > before.get(k, 0)))
+'''
+
+
+def test_nothing_is_compiled_or_loaded_after_the_warm_up():
+    out = subprocess.run([sys.executable, "-c", PLAY], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
