@@ -415,6 +415,8 @@ def test_time_odds_give_each_engine_its_own_clock(tmp_path):
         red_tc, black_tc = ("3+0.05", "1+0.02") if job.red == 0 else ("1+0.02", "3+0.05")
         assert (g.tags["RedTimeControl"], g.tags["BlackTimeControl"]) == (red_tc, black_tc)
     traffic = log.read_text()
+    # each engine's lines name the game it plays (concurrent games write one log, with the same labels)
+    assert set(re.findall(r" #(\d+) > go ", traffic)) == {str(job.number) for job, _ in res.records}
     uci_go = re.findall(r"go wtime (\d+) btime (\d+) winc (\d+) binc (\d+)", traffic)
     ucci_go = re.findall(r"go time (\S+) increment (\S+) opptime (\S+) oppincrement (\S+)", traffic)
     assert uci_go and ucci_go

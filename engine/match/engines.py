@@ -154,7 +154,9 @@ class EngineSpec:
 # ----------------------------------------------------------------------------------------------------------
 
 class EngineLog:
-    """Optional transcript of all engine traffic (``--log FILE``), shared by all engines and threads."""
+    """Optional transcript of all engine traffic (``--log FILE``), shared by all engines and threads.  A line:
+    seconds since the match began, the engine's label (with ``#`` and the game's number once it plays one),
+    ``>`` sent or ``<`` received, the text."""
 
     def __init__(self, path: str | None):
         self._f = open(path, "a", encoding="utf-8") if path else None
@@ -196,6 +198,7 @@ class EngineProcess:
 
     def __init__(self, cmd, cwd=None, who="engine", log: EngineLog = _NO_LOG):
         self.who, self.log = who, log
+        self.tag = who                  # the log's name for it: ``who``, then ``who #game`` (Engine.playing)
         try:
             self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, text=True, bufsize=1, errors="replace",
@@ -214,14 +217,14 @@ class EngineProcess:
             for line in self.proc.stdout:
                 t = time.monotonic()
                 line = line.rstrip("\r\n")
-                self.log.write(self.who, "<", line)
+                self.log.write(self.tag, "<", line)
                 self.lines.put((t, line))
         except (OSError, ValueError):
             pass
         self.lines.put((time.monotonic(), None))          # end of output: the process died or closed stdout
 
     def send(self, line: str) -> None:
-        self.log.write(self.who, ">", line)
+        self.log.write(self.tag, ">", line)
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
@@ -411,6 +414,12 @@ class Engine:
         self.line_hook = None
 
     # -- helpers --------------------------------------------------------------------------------------------
+    def playing(self, number: int) -> None:
+        """Game ``number`` is this engine's now: its log lines say ``label #number`` (concurrent games write
+        one log, and both sides' engines of every game have the same labels)."""
+        if self.p is not None:
+            self.p.tag = f"{self.spec.label} #{number}"
+
     def rebind(self, spec: EngineSpec, log: EngineLog) -> None:
         """A started engine handed to another match (``runner.EnginePool``): that match's spec (its options are
         the pool's to send) and traffic log."""

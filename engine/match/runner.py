@@ -438,6 +438,8 @@ class Match:
                 return rec
         if self._stop.is_set():
             return None
+        for eng in players:
+            eng.playing(job.number)
         return play_game(players[0], players[1], job.opening, self.opts, path=lambda: self._path(job.opening_index),
                          red_name=self.names[job.red], black_name=self.names[job.black])
 
