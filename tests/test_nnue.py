@@ -207,3 +207,21 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
     loaded = load(out, XIANGQI)
     assert loaded.hidden == 16 and loaded.provenance["data"][0]["seed"] == 3
     assert loaded.provenance["positions"] == len(rows) and "held_out_loss" in loaded.provenance
+
+
+def test_the_games_own_network_loads_and_scores_sanely():
+    """The committed network (``engine/xiangqi/network.nnue``; ``Use NNUE`` off by default, the SPRT decides):
+    it loads, is within the issue's 2 MB, names the data and the training it came from, and scores the start
+    position near equality and a rook up as a large advantage for either side."""
+    from pathlib import Path
+    path = Path(XIANGQI.default_network)
+    net = load(path, XIANGQI)
+    assert path.stat().st_size <= 2 << 20 and net.hidden == 128
+    assert [d["seed"] for d in net.provenance["data"]] == [11, 12, 13, 14]
+    assert net.provenance["positions"] > 1_400_000 and net.provenance["held_out_loss"] < 0.025
+    start = XIANGQI.position()
+    assert abs(reference_evaluate(net, start.board, start.side, XIANGQI)) < 100
+    for fen in ("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",     # red a rook up
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1"):    # black a rook up
+        pos = XIANGQI.position(fen)
+        assert reference_evaluate(net, pos.board, pos.side, XIANGQI) > 500
