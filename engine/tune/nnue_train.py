@@ -128,6 +128,7 @@ def train(positions: list[Positions], s: Settings, log=print):
     inputs = input_count(game.squares, game.kinds)
     factors = 2 * game.kinds if s.factorize else 0
     padding = inputs + factors
+    ft_limit = FT_CLIP / 2 if factors else FT_CLIP    # a real and a factor row each within half: their sum fits
     scale = k * math.log(10) / 400             # sigmoid(s, k) = torch.sigmoid(s * scale)
 
     class Model(nn.Module):
@@ -147,9 +148,9 @@ def train(positions: list[Positions], s: Settings, log=print):
             b = torch.clamp(self.ft(them) + self.b1, 0, 1) ** 2
             return self.out(torch.cat([a, b], 1)).squeeze(1) * OUT_SCALE
 
-        def clip(self):                              # real and factor rows each within half: their sum fits
+        def clip(self):
             with torch.no_grad():
-                self.ft.weight.clamp_(-FT_CLIP / 2 if factors else -FT_CLIP, FT_CLIP / 2 if factors else FT_CLIP)
+                self.ft.weight.clamp_(-ft_limit, ft_limit)
                 self.b1.clamp_(-FT_CLIP, FT_CLIP)
                 self.out.weight.clamp_(-OUT_CLIP, OUT_CLIP)
                 self.out.bias.clamp_(-BIAS_CLIP, BIAS_CLIP)
