@@ -119,8 +119,7 @@ nnue-data: setup
 
 # The network's trainer (issue 33; PyTorch: pip install '.[nnue]', done here): every positions file of the game in
 # tune/ into tune/network-$(GAME).nnue; `cp` it to engine/$(GAME)/network.nnue to make it the game's own.
-NNUE_HIDDEN ?= 128
-NNUE_EPOCHS ?= 8
+# NNUE_HIDDEN= / NNUE_EPOCHS= override the trainer's Settings.
 NNUE_STAMP := $(VENV)/.nnue-stamp
 $(NNUE_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,nnue]'
@@ -129,7 +128,8 @@ $(NNUE_STAMP): $(STAMP)
 .PHONY: nnue-train
 nnue-train: setup $(NNUE_STAMP)
 	$(BIN)/python -m engine.tune nnue-train $(foreach f,$(wildcard tune/nnue-$(GAME)-seed*.bin),--data $(f)) \
-		--out tune/network-$(GAME).nnue --hidden $(NNUE_HIDDEN) --epochs $(NNUE_EPOCHS)
+		--out tune/network-$(GAME).nnue \
+		$(if $(NNUE_HIDDEN),--hidden $(NNUE_HIDDEN)) $(if $(NNUE_EPOCHS),--epochs $(NNUE_EPOCHS))
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -258,9 +258,9 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
 @click.option("--data", "data_paths", multiple=True, required=True, type=click.Path(dir_okay=False),
               help="A positions file of 'data --nnue'; repeatable (the game is theirs).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="The network file to write.")
-@click.option("--hidden", type=click.IntRange(16, 2048), default=128, show_default=True,
-              help="Accumulator size (a multiple of 16).")
-@click.option("--epochs", type=click.IntRange(1, 1000), default=8, show_default=True)
+@click.option("--hidden", type=click.IntRange(16, 2048), default=None,
+              help="Accumulator size (a multiple of 16).  [default: the trainer's Settings]")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=None, help="[default: the trainer's Settings]")
 @click.option("--batch", type=click.IntRange(64, 1 << 20), default=16384, show_default=True)
 @click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=1e-3, show_default=True)
 @click.option("--lam", type=click.FloatRange(0, 1), default=0.5, show_default=True,
@@ -277,7 +277,7 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
 def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed, limit, threads, factorize,
                weight_decay):
     """Train the evaluation network on self-play positions and write it, quantized, with its provenance."""
-    if hidden % 16:
+    if hidden is not None and hidden % 16:
         raise click.BadParameter("a multiple of 16", param_hint="--hidden")
     try:
         import torch  # noqa: F401
@@ -292,7 +292,8 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
         for p in positions:
             p.records = p.records[:max(0, limit)]
             limit -= len(p.records)
-    s = TrainSettings(hidden=hidden, epochs=epochs, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed,
+    sizes = {k: v for k, v in (("hidden", hidden), ("epochs", epochs)) if v is not None}
+    s = TrainSettings(**sizes, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed,
                       threads=threads, factorize=factorize, weight_decay=weight_decay)
     t0 = time.monotonic()
     net, stats = train(positions, s)
