@@ -128,9 +128,8 @@ def warmup():
     """Compile (or load from numba's cache) every kernel, so that later starts are instant."""
     import time
     t0 = time.perf_counter()
-    from .warmup import warm_all
-    for game in GAMES:
-        warm_all(game)
+    from .warmup import warm_every_game
+    warm_every_game(GAMES)
     click.echo(f"numba kernels ready in {time.perf_counter() - t0:.1f} s")
 
 
@@ -140,12 +139,13 @@ def setup(directory):
     """Make the engine ready to use, what `make setup` does, on any system with Python (no make needed, as on
     Windows): compile every kernel into numba's cache and build each game's quick endgame tables (tables
     already present are kept)."""
+    from functools import partial
     from .egtb import default_directory
-    from .egtb.build import Builder
+    from .egtb.build import build_quick_set
+    from .warmup import for_each_game
     click.get_current_context().invoke(warmup)
     directory = directory or str(default_directory())
-    for game in GAMES:
-        records = Builder(game, directory).build(game.tables().QUICK_SET)
+    for game, records in zip(GAMES, for_each_game(partial(build_quick_set, directory=directory), GAMES)):
         built = [r for r in records if r.built]
         click.echo(f"{game.name}: {len(built)} tables built, {len(records) - len(built)} present already, "
                    f"{sum(r.seconds for r in built):.1f} s, in {directory}")

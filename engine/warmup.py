@@ -1,5 +1,6 @@
 """Call every numba kernel once with the argument types the engine uses, so numba compiles them into its
 on-disk cache (``make setup``) or loads them from it (engine start-up)."""
+import os
 
 
 def warm_all(game=None):
@@ -19,3 +20,33 @@ def warm_all(game=None):
     search_once(pos, depth=3)
     game.warm(pos)
     warm_tables(game)
+
+
+def warm_named(name):
+    """``warm_all`` for the game called ``name`` (what a worker process is sent)."""
+    from .game import game_named
+    warm_all(game_named(name))
+
+
+def for_each_game(job, games):
+    """``job(game.name)`` for every game, each in a process of its own while there are cores for them, and the
+    results in the games' order.  The games share few kernels, so they compile side by side: a cold ``shuai setup``
+    on 2 cores took 124 s so, 255 s one game after the other (kernels 85 s against 205 s, tables 38 s against 50 s)."""
+    names = [game.name for game in games]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if min(cores, len(names)) < 2:
+        return [job(name) for name in names]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    # spawn, not fork: a forked child of a process that has loaded LLVM can hang on its locks
+    with ProcessPoolExecutor(len(names), mp_context=multiprocessing.get_context("spawn")) as pool:
+        return list(pool.map(job, names))
+
+
+def warm_every_game(games):
+    """Compile every game's kernels into numba's cache side by side, then load them all here once more: two
+    writers of a kernel both games share may leave its cache entry to only one of them, and whatever is missing
+    is compiled now rather than in a GUI's first game."""
+    for_each_game(warm_named, games)
+    for game in games:
+        warm_all(game)

@@ -59,3 +59,11 @@ def test_nothing_is_compiled_or_loaded_after_the_warm_up():
     out = subprocess.run([sys.executable, "-c", PLAY], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_games_are_prepared_side_by_side_and_answer_in_order():
+    """``shuai setup`` compiles the games side by side (one process each where there are 2 cores) and reports
+    them in the games' order, whichever finishes first."""
+    from engine.game import GAMES
+    from engine.warmup import for_each_game
+    assert for_each_game(str.upper, GAMES) == [game.name.upper() for game in GAMES]

@@ -162,3 +162,11 @@ class Builder:
         return BuildRecord(material.name, material.size, time.perf_counter() - t0, nbytes,
                            time.process_time() - c0, stats.levels, max_distance(values), stats.rule_changed, True,
                            stats.rule_chase)
+
+
+def build_quick_set(name, directory) -> list[BuildRecord]:
+    """Build the quick set of the game called ``name`` (what ``shuai setup`` builds) into ``directory``; the
+    records of its tables.  Named by game, so that a worker process can be sent it."""
+    from ..game import game_named
+    game = game_named(name)
+    return Builder(game, directory).build(game.tables().QUICK_SET)
