@@ -31,7 +31,8 @@ def warm_named(name):
 def for_each_game(job, games):
     """``job(game.name)`` for every game, each in a process of its own while there are cores for them, and the
     results in the games' order.  The games share few kernels, so they compile side by side: a cold ``shuai setup``
-    on 2 cores took 124 s so, 255 s one game after the other (kernels 85 s against 205 s, tables 38 s against 50 s)."""
+    on 2 cores took 124 s, against 255 s one game after the other (kernels 85 s against 205 s, tables 38 s
+    against 50 s)."""
     names = [game.name for game in games]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if min(cores, len(names)) < 2:
