@@ -4,9 +4,9 @@ alpha-beta with quiescence.
 Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also in
 quiescence; it keeps each position's static evaluation, computed once), mate-distance pruning, tablebase probes,
 static evaluation and "improving", check extension, razoring, reverse futility, null move reduced by depth and by
-the margin over beta (guarded for endings without pieces), internal iterative reduction, late-move and futility
-pruning of quiet moves, late-move reductions adjusted by history; quiescence with delta pruning and no losing
-captures (SEE).  Move ordering: hash move -> winning and equal captures by MVV/LVA -> two killers and the
+the margin over beta (guarded for endings without pieces), ProbCut (off by default: ``PROBCUT_DEPTH``), internal
+iterative reduction, late-move and futility pruning of quiet moves, late-move reductions adjusted by history;
+quiescence with delta pruning and no losing captures (SEE).  Move ordering: hash move -> winning and equal captures by MVV/LVA -> two killers and the
 countermove -> quiets by butterfly and continuation history -> losing captures.  Repetitions are found through a
 small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends
 on the path (a repetition, the move limit) is never stored in the table, nor the result of a node whose deciding
@@ -64,7 +64,8 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN,
  P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR,
  P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
- P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
+ P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING,
+ P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
@@ -558,11 +559,41 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if score >= beta and ss[ply + 1, SS_PATH_DEP] == 0:
             return beta
 
-    # Step 10. Internal iterative reduction: no move from the table at a deep node, so search it shallower.
+    # Step 10. ProbCut: a good capture that beats beta by a margin in quiescence and then in a search
+    # PROBCUT_REDUCTION plies shallower would almost surely beat beta in the full one.  The best few captures
+    # that win the margin by exchange are tried, with this ply's move list (the node's moves come after).
+    if prunable and ctrl[P_PROBCUT_DEPTH] > 0 and depth >= ctrl[P_PROBCUT_DEPTH]:
+        raised = beta + ctrl[P_PROBCUT_MARGIN] - ctrl[P_PROBCUT_IMPROVING] * improving
+        n = generate_moves(board, st, moves[ply], GEN_CAPTURES)
+        _score_moves(board, st, moves[ply], order[ply], n, hash_move, 0, 0, 0, -1, -1, history)
+        tried = 0
+        for i in range(n):
+            m = _pick(moves[ply], order[ply], i, n)
+            if tried >= ctrl[P_PROBCUT_CAPTURES] or order[ply, i] < ORDER_CAPTURE:
+                break                               # (sorted: what is left loses material)
+            if not is_capture(board, m) or not see_ge(board, st, m, raised - static) or not is_legal(board, st, m,
+                                                                                                  False):
+                continue                            # (the table's move may be a quiet one)
+            tried += 1
+            ss[ply, SS_MOVE] = m
+            ss[ply, SS_HIST] = history_index(board, m)
+            _do_move(board, st, hist, keys, reps, m)
+            score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply + 1,
+                             -raised, -raised + 1)
+            if score >= raised:
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net,
+                             depth - ctrl[P_PROBCUT_REDUCTION], ply + 1, -raised, -raised + 1)
+            _undo_move(board, st, hist, keys, reps)
+            if ctrl[C_STOP] != 0:
+                return 0
+            if score >= raised and ss[ply + 1, SS_PATH_DEP] == 0:
+                return score
+
+    # Step 11. Internal iterative reduction: no move from the table at a deep node, so search it shallower.
     if not root and hash_move == 0 and depth >= ctrl[P_IIR_DEPTH]:
         depth -= 1
 
-    # Step 11. The moves: the root's list as the driver ordered it, elsewhere generated and ordered here.
+    # Step 12. The moves: the root's list as the driver ordered it, elsewhere generated and ordered here.
     my_moves = moves[ply]
     my_order = order[ply]
     prev1 = _previous(ss, ply, 1)
@@ -596,7 +627,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         h = history_index(board, m)
         lmr = lmr_reduction(lmr_factor, legal)
 
-        # Step 12. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored).
+        # Step 13. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored).
         if (not root and not checked and not capture and best > -MATE_BOUND and depth < ctrl[P_LMP_DEPTH]
                 and quiet_order < ORDER_KILLER):
             lmr_depth = max(depth - 1 - lmr, 0)
@@ -610,7 +641,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         ss[ply, SS_HIST] = h
         _do_move(board, st, hist, keys, reps, m)
 
-        # Step 13. Search the move: the first with the full window, the others with a null window (late quiet
+        # Step 14. Search the move: the first with the full window, the others with a null window (late quiet
         # ones reduced first), re-searched when they surprise.
         if legal == 1:
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1,
@@ -642,7 +673,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if not root and not capture:
             my_order[i] = ORDER_SEARCHED_QUIET
 
-        # Step 14. Keep the best; a cut-off ends the node.  The node's result depends on the path only if the
+        # Step 15. Keep the best; a cut-off ends the node.  The node's result depends on the path only if the
         # move that decided it does.
         if root:
             ctrl[C_ROOT_DONE] = i + 1 - first
@@ -660,7 +691,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                         _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
                     break
 
-    # Step 15. No legal move (the game says what that means); store what was learnt unless it depends on the path.
+    # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path.
     if legal == 0:
         return no_move_score(checked, ply)
     ss[ply, SS_PATH_DEP] = path_dep

@@ -55,6 +55,12 @@ PARAMS = (
     Param("PARENT_FUTILITY_BASE", 160, 30, 500, 20, "its margin: base ..."),
     Param("PARENT_FUTILITY_PER_PLY", 110, 30, 400, 15, "... plus this per ply"),
     Param("QS_DELTA_MARGIN", 200, 40, 600, 25, "quiescence delta pruning margin"),
+    # ProbCut: a capture whose shallow search beats beta by a margin cuts the node (off until an SPRT keeps it).
+    Param("PROBCUT_DEPTH", 0, 0, 12, 1, "ProbCut from this depth (0: off)"),
+    Param("PROBCUT_MARGIN", 200, 50, 600, 20, "by how much the shallow search must beat beta ..."),
+    Param("PROBCUT_IMPROVING", 50, 0, 200, 10, "... less this when improving"),
+    Param("PROBCUT_REDUCTION", 4, 2, 6, 1, "plies less for the shallow search"),
+    Param("PROBCUT_CAPTURES", 3, 1, 8, 1, "at most this many captures tried"),
     # The move limit (60 moves in xiangqi, 50 in chess).
     Param("MOVE_LIMIT_HORIZON", 4, 0, 16, 1, "plies of extensions beyond the depth that may reach the limit"),
     Param("MOVE_LIMIT_DAMPING", 0, 0, 100, 8, "percent of a static score lost at the limit"),

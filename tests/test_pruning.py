@@ -13,3 +13,28 @@ from engine.xiangqi.position import Position
 def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
     pos = Position(fen)
     assert bool(pos.game.kernels().null_move_allowed(pos.board, pos.st)) is allowed
+
+
+def test_probcut_prunes_and_still_finds_every_mate():
+    """ProbCut (step 10 of ``pvs``) waits for an SPRT: off by default (PROBCUT_DEPTH 0).  Turned on, the search
+    over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate the search
+    without it finds, at the same distance, and plays the same moves in the opening positions."""
+    from engine.game import game_named
+    from engine.search_params import DEFAULTS, INDEX
+    from engine.searcher import Searcher, search_once
+    assert DEFAULTS[INDEX["PROBCUT_DEPTH"]] == 0
+    bench = game_named("xiangqi").bench()
+    runs = []
+    for params in ({}, {"PROBCUT_DEPTH": 5}):
+        results = []
+        for fen in bench.FENS:
+            searcher = Searcher(16)
+            searcher.set_params(params)
+            r = search_once(Position(fen), depth=8, searcher=searcher)
+            results.append((r.best, r.info.score, r.info.nodes))
+        runs.append(results)
+    plain, probcut = runs
+    assert [nodes for _, _, nodes in plain] != [nodes for _, _, nodes in probcut]
+    mates = [(i, best, score) for i, (best, score, _) in enumerate(plain) if score > 29000]
+    assert len(mates) == 8 and mates == [(i, best, score) for i, (best, score, _) in enumerate(probcut) if score > 29000]
+    assert [best for best, _, _ in plain[:6]] == [best for best, _, _ in probcut[:6]]
