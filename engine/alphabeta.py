@@ -4,10 +4,11 @@ alpha-beta with quiescence.
 Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also in
 quiescence; it keeps each position's static evaluation, computed once), mate-distance pruning, tablebase probes,
 static evaluation and "improving", check extension, razoring, reverse futility, null move reduced by depth and by
-the margin over beta (guarded for endings without pieces), ProbCut (off by default: ``PROBCUT_DEPTH``), internal
-iterative reduction, late-move and futility pruning of quiet moves, late-move reductions adjusted by history;
-quiescence with delta pruning and no losing captures (SEE).  Move ordering: hash move -> winning and equal captures by MVV/LVA -> two killers and the
-countermove -> quiets by butterfly and continuation history -> losing captures.  Repetitions are found through a
+the margin over beta (guarded for endings without pieces), ProbCut, internal iterative reduction, late-move and
+futility pruning of quiet moves, late-move reductions adjusted by history; quiescence with delta pruning and no
+losing captures (SEE).  Off by default until an SPRT keeps them: ProbCut (``PROBCUT_DEPTH``) and the table's
+bound as a better static evaluation (``TT_EVAL``).  Move ordering: hash move -> winning and equal captures by
+MVV/LVA -> two killers and the countermove -> quiets by butterfly and continuation history -> losing captures.  Repetitions are found through a
 small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends
 on the path (a repetition, the move limit) is never stored in the table, nor the result of a node whose deciding
 move led to one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
@@ -38,7 +39,7 @@ from numba import njit, typeof, types
 
 from .template import Template
 from .scores import DRAW_SCORE, INFINITE, MATE_BOUND, MATE_SCORE, NO_SCORE
-from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, new_table, score_from_tt, tt_probe, tt_store
+from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, new_table, score_from_tt, tt_probe, tt_store
 from .search_params import INDEX as PARAM_INDEX, PARAMS
 from .nnue.kernels import net_type
 
@@ -64,7 +65,7 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN,
  P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR,
  P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
- P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING,
+ P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING,
  P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
@@ -367,19 +368,34 @@ def _root_improved(ctrl, root_moves, i, move, score):
 
 @kernel(inline="always")
 def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
-    """(hash move, score, static evaluation): the stored move (0 if none); where the stored bound settles this
-    node, its score (NO_SCORE otherwise; PV nodes never take a cut from the table); the stored static
-    evaluation, undamped (NO_EVAL if none)."""
+    """(hash move, score, static evaluation, stored score, bound): the stored move (0 if none); where the stored
+    bound settles this node, its score (NO_SCORE otherwise; PV nodes never take a cut from the table); the
+    stored static evaluation, undamped (NO_EVAL if none); the stored score and its bound, whatever their depth
+    (NO_SCORE and BOUND_NONE if none)."""
     n_ply = st[ST_PLY]
     found, move, stored, stored_depth, f, static = tt_probe(tt, keys[n_ply, 0], keys[n_ply, 1])
     if not found:
-        return 0, NO_SCORE, NO_EVAL
+        return 0, NO_SCORE, NO_EVAL, NO_SCORE, BOUND_NONE
     hash_move = np.int64(move)
+    s = score_from_tt(stored, ply)
     if not pv_node and stored_depth >= depth:
-        s = score_from_tt(stored, ply)
         if f == BOUND_EXACT or (f == BOUND_LOWER and s >= beta) or (f == BOUND_UPPER and s <= alpha):
-            return hash_move, s, np.int64(static)
-    return hash_move, NO_SCORE, np.int64(static)
+            return hash_move, s, np.int64(static), s, np.int64(f)
+    return hash_move, NO_SCORE, np.int64(static), s, np.int64(f)
+
+
+@kernel(inline="always")
+def _refined(static, bound_score, bound, ctrl):
+    """The static evaluation as pruning uses it (TT_EVAL on): moved to the table's stored score where the stored
+    bound says the value lies beyond it -- above for a lower bound, below for an upper one.  Mate scores and
+    scores near the move limit (``bound`` BOUND_NONE there) are left out."""
+    if ctrl[P_TT_EVAL] == 0 or bound == BOUND_NONE or abs(bound_score) >= MATE_BOUND:
+        return static
+    if (bound == BOUND_LOWER or bound == BOUND_EXACT) and bound_score > static:
+        return bound_score
+    if (bound == BOUND_UPPER or bound == BOUND_EXACT) and bound_score < static:
+        return bound_score
+    return static
 
 
 @kernel(inline="always")
@@ -404,16 +420,17 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if ply >= MAX_PLY:
         return _evaluate(board, st, hist, keys, ctrl, net)
     pv_node = beta - alpha > 1
-    hash_move, tt_score, raw_static = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
-    if tt_score != NO_SCORE and not sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES,
-                                                          ctrl[P_MOVE_LIMIT_HORIZON]):
+    hash_move, tt_score, raw_static, bound_score, bound = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
+    if sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_HORIZON]):
+        bound = BOUND_NONE                          # near the move limit the table settles nothing
+    elif tt_score != NO_SCORE:
         return tt_score
     alpha0 = alpha
     best = -INFINITE
     stand = -INFINITE
     if not checked:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        stand = _damped(raw_static, st, hist, ctrl)
+        stand = _refined(_damped(raw_static, st, hist, ctrl), bound_score, bound, ctrl)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -475,6 +492,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     n_ply = st[ST_PLY]
     hash_move = 0
     raw_static = NO_EVAL
+    bound_score, bound = NO_SCORE, BOUND_NONE
 
     # Step 1. Enter the node.  The root is not counted, and the game is not over there (the driver knows).
     if root:
@@ -512,16 +530,19 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             return table_score
 
         # Step 5. Transposition table: the move to try first, and perhaps a cut.
-        hash_move, tt_score, raw_static = _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node)
-        if tt_score != NO_SCORE and not sees_move_limit(hist[n_ply, H_CLOCK], depth, MOVE_LIMIT_PLIES,
-                                                          ctrl[P_MOVE_LIMIT_HORIZON]):
+        hash_move, tt_score, raw_static, bound_score, bound = _probe_tt(tt, keys, st, depth, ply, alpha, beta,
+                                                                        pv_node)
+        if sees_move_limit(hist[n_ply, H_CLOCK], depth, MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_HORIZON]):
+            bound = BOUND_NONE                      # near the move limit the table settles nothing
+        elif tt_score != NO_SCORE:
             return tt_score
 
     # Step 6. Static evaluation, and whether it improved on our previous turn (then prune less).
     ss[ply + 2, SS_KILLER1] = 0                    # the grandchildren's killers start afresh below each node
     ss[ply + 2, SS_KILLER2] = 0
+    # ``refined``, what the pruning of steps 7-10 compares, may be the table's bound instead (TT_EVAL).
     if checked:
-        static = -INFINITE
+        static = refined = -INFINITE
         raw_static = NO_EVAL
         ss[ply, SS_EVAL] = -INFINITE
         improving = False
@@ -529,23 +550,24 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     else:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
         static = _damped(raw_static, st, hist, ctrl)
+        refined = _refined(static, bound_score, bound, ctrl)
         ss[ply, SS_EVAL] = static
         improving = ply < 2 or ss[ply - 2, SS_EVAL] == -INFINITE or static > ss[ply - 2, SS_EVAL]
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
 
     # Step 7. Razoring: one ply left and far below alpha: only a capture can help.
-    if prunable and depth == 1 and static + ctrl[P_RAZOR_MARGIN] <= alpha:
+    if prunable and depth == 1 and refined + ctrl[P_RAZOR_MARGIN] <= alpha:
         return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply, alpha, beta)
 
     # Step 8. Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
-    if prunable and depth < ctrl[P_FUTILITY_DEPTH] and static - ctrl[P_FUTILITY_MARGIN] * (depth - improving) >= beta:
-        return static
+    if prunable and depth < ctrl[P_FUTILITY_DEPTH] and refined - ctrl[P_FUTILITY_MARGIN] * (depth - improving) >= beta:
+        return refined
 
     # Step 9. Null move: give the opponent a free move; if we still beat beta, this node is not worth a search.
-    if (prunable and depth >= ctrl[P_NULL_MIN_DEPTH] and hist[n_ply - 1, H_MOVE] != NULL_MOVE and static >= beta
+    if (prunable and depth >= ctrl[P_NULL_MIN_DEPTH] and hist[n_ply - 1, H_MOVE] != NULL_MOVE and refined >= beta
             and null_move_allowed(board, st)):
         r = (ctrl[P_NULL_BASE_REDUCTION] + depth // ctrl[P_NULL_DEPTH_DIVISOR]
-             + min((static - beta) // ctrl[P_NULL_EVAL_DIVISOR], ctrl[P_NULL_EVAL_MAX]))
+             + min((refined - beta) // ctrl[P_NULL_EVAL_DIVISOR], ctrl[P_NULL_EVAL_MAX]))
         key = keys[n_ply, 0]
         reps[key & REP_MASK] += 1
         ss[ply, SS_HIST] = -1
@@ -571,7 +593,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             m = _pick(moves[ply], order[ply], i, n)
             if tried >= ctrl[P_PROBCUT_CAPTURES] or order[ply, i] < ORDER_CAPTURE:
                 break                               # (sorted: what is left loses material)
-            if not is_capture(board, m) or not see_ge(board, st, m, raised - static) or not is_legal(board, st, m,
+            if not is_capture(board, m) or not see_ge(board, st, m, raised - refined) or not is_legal(board, st, m,
                                                                                                   False):
                 continue                            # (the table's move may be a quiet one)
             tried += 1

@@ -24,6 +24,7 @@ class Param:
     hi: int
     step: int
     doc: str
+    tuned: bool = True      # False: a switch for a feature that waits for an SPRT, left out of SPSA unless named
 
 
 PARAMS = (
@@ -55,8 +56,11 @@ PARAMS = (
     Param("PARENT_FUTILITY_BASE", 160, 30, 500, 20, "its margin: base ..."),
     Param("PARENT_FUTILITY_PER_PLY", 110, 30, 400, 15, "... plus this per ply"),
     Param("QS_DELTA_MARGIN", 200, 40, 600, 25, "quiescence delta pruning margin"),
+    # The static evaluation moved to the table's stored score where its bound says the value lies beyond it
+    # (stand pat, razoring, reverse futility, null move; off until an SPRT keeps it).
+    Param("TT_EVAL", 0, 0, 1, 1, "1: the table's bound refines the static evaluation", tuned=False),
     # ProbCut: a capture whose shallow search beats beta by a margin cuts the node (off until an SPRT keeps it).
-    Param("PROBCUT_DEPTH", 0, 0, 12, 1, "ProbCut from this depth (0: off)"),
+    Param("PROBCUT_DEPTH", 0, 0, 12, 1, "ProbCut from this depth (0: off)", tuned=False),
     Param("PROBCUT_MARGIN", 200, 50, 600, 20, "by how much the shallow search must beat beta ..."),
     Param("PROBCUT_IMPROVING", 50, 0, 200, 10, "... less this when improving"),
     Param("PROBCUT_REDUCTION", 4, 2, 6, 1, "plies less for the shallow search"),
@@ -67,6 +71,7 @@ PARAMS = (
 )
 
 INDEX = {p.name: i for i, p in enumerate(PARAMS)}
+TUNED = tuple(p.name for p in PARAMS if p.tuned)     # what ``make spsa`` tunes unless told which
 DEFAULTS = tuple(p.default for p in PARAMS)
 assert all(p.lo <= p.default <= p.hi and p.step > 0 for p in PARAMS)
 

@@ -15,17 +15,20 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
     assert bool(pos.game.kernels().null_move_allowed(pos.board, pos.st)) is allowed
 
 
-def test_probcut_prunes_and_still_finds_every_mate():
-    """ProbCut (step 10 of ``pvs``) waits for an SPRT: off by default (PROBCUT_DEPTH 0).  Turned on, the search
-    over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate the search
-    without it finds, at the same distance, and plays the same moves in the opening positions."""
+
+@pytest.mark.parametrize("name, on", [("PROBCUT_DEPTH", 5), ("TT_EVAL", 1)])
+def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
+    """ProbCut (step 10 of ``pvs``) and the table's bound as a better static evaluation (``_refined``) wait for
+    an SPRT: off by default.  Turned on, the search over the bench positions (depth 8, a fresh table each)
+    takes a different tree, finds every mate the search without it finds, at the same distance (perhaps
+    more)."""
     from engine.game import game_named
     from engine.search_params import DEFAULTS, INDEX
     from engine.searcher import Searcher, search_once
-    assert DEFAULTS[INDEX["PROBCUT_DEPTH"]] == 0
+    assert DEFAULTS[INDEX[name]] == 0
     bench = game_named("xiangqi").bench()
     runs = []
-    for params in ({}, {"PROBCUT_DEPTH": 5}):
+    for params in ({}, {name: on}):
         results = []
         for fen in bench.FENS:
             searcher = Searcher(16)
@@ -33,8 +36,7 @@ def test_probcut_prunes_and_still_finds_every_mate():
             r = search_once(Position(fen), depth=8, searcher=searcher)
             results.append((r.best, r.info.score, r.info.nodes))
         runs.append(results)
-    plain, probcut = runs
-    assert [nodes for _, _, nodes in plain] != [nodes for _, _, nodes in probcut]
-    mates = [(i, best, score) for i, (best, score, _) in enumerate(plain) if score > 29000]
-    assert len(mates) == 8 and mates == [(i, best, score) for i, (best, score, _) in enumerate(probcut) if score > 29000]
-    assert [best for best, _, _ in plain[:6]] == [best for best, _, _ in probcut[:6]]
+    plain, tried = runs
+    assert [nodes for _, _, nodes in plain] != [nodes for _, _, nodes in tried]
+    mates = [(i, score) for i, (_, score, _) in enumerate(plain) if score > 29000]
+    assert len(mates) == 8 and all(tried[i][1] == score for i, score in mates)

@@ -213,7 +213,9 @@ def wdl(game, games, nodes, seed, workers, out):
 @click.option("--pairs", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Game pairs (one opening, both colours) an iteration.")
 @click.option("--tc", default="2+0.02", show_default=True, help="Time control of the games.")
-@click.option("--params", default="", help="Parameters to tune, comma-separated.  [default: all]")
+@click.option("--params", default="",
+              help="Parameters to tune, comma-separated.  [default: all but the switches of features that wait "
+                   "for an SPRT (engine.search_params.TUNED)]")
 @click.option("--rate", type=click.FloatRange(1e-6, 1.0), default=None,
               help="r_end, the learning rate at the end.  [default: engine.tune.spsa.RATE, 0.02]")
 @click.option("--openings", default="", help="Openings file.  [default: the game's test openings]")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import read_text, write_atomically
-from ..search_params import INDEX, PARAMS, format_values
+from ..search_params import INDEX, PARAMS, TUNED, format_values
 
 ALPHA, GAMMA = 0.602, 0.101
 RATE = 0.02                 # r_end: see above
@@ -39,7 +39,7 @@ class State:
     """A tuning run: its settings and where it is."""
     iterations: int                       # N, the planned length (the gains' schedule depends on it)
     rate: float = RATE                    # r_end
-    names: list = field(default_factory=lambda: [p.name for p in PARAMS])
+    names: list = field(default_factory=lambda: list(TUNED))
     theta: list = field(default_factory=list)     # the current values (floats), in ``names`` order
     k: int = 0                            # iterations done
     games: int = 0
@@ -152,7 +152,7 @@ def run(args, out=print) -> State:
         state = State.load(str(state_path))
         out(f"going on from {state_path}: iteration {state.k} of {state.iterations}, {state.games} games")
     else:
-        names = [n.strip().upper() for n in args.params.split(",")] if args.params else [p.name for p in PARAMS]
+        names = [n.strip().upper() for n in args.params.split(",")] if args.params else list(TUNED)
         unknown = [n for n in names if n not in INDEX]
         if unknown:
             raise ValueError(f"unknown search parameters: {', '.join(unknown)}")
