@@ -8,8 +8,9 @@ the margin over beta (guarded for endings without pieces), ProbCut, internal ite
 futility pruning of quiet moves, late-move reductions adjusted by history; quiescence with delta pruning and no
 losing captures (SEE).  Off by default until an SPRT keeps them: ProbCut (``PROBCUT_DEPTH``) and the table's
 bound as a better static evaluation (``TT_EVAL``).  Move ordering: hash move -> winning and equal captures by
-MVV/LVA -> two killers and the countermove -> quiets by butterfly and continuation history -> losing captures.  Repetitions are found through a
-small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends
+MVV/LVA -> two killers and the countermove -> quiets by butterfly and continuation history -> losing captures.
+Repetitions are found through a small hash of the keys on the path and judged by the game's rules (xiangqi: the
+Asian rules).  A score that depends
 on the path (a repetition, the move limit) is never stored in the table, nor the result of a node whose deciding
 move led to one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
 
@@ -593,9 +594,10 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             m = _pick(moves[ply], order[ply], i, n)
             if tried >= ctrl[P_PROBCUT_CAPTURES] or order[ply, i] < ORDER_CAPTURE:
                 break                               # (sorted: what is left loses material)
-            if not is_capture(board, m) or not see_ge(board, st, m, raised - refined) or not is_legal(board, st, m,
-                                                                                                  False):
+            if not is_capture(board, m) or not see_ge(board, st, m, raised - refined):
                 continue                            # (the table's move may be a quiet one)
+            if not is_legal(board, st, m, False):
+                continue
             tried += 1
             ss[ply, SS_MOVE] = m
             ss[ply, SS_HIST] = history_index(board, m)

@@ -4,7 +4,8 @@ A positions file is a header and a zstandard frame of fixed 40-byte records::
 
     header   magic b"SHUAIPOS", u32 format version, u32 record size, 16 bytes game name (NUL-padded),
              u32 length of the provenance, then the provenance: JSON (seed, games, nodes, commit ...)
-    records  (a zstandard frame, with its checksum) occupied   16 bytes  bit s (little-endian bit order) set when square s holds a piece
+    records  (a zstandard frame, with its checksum)
+             occupied   16 bytes  bit s (little-endian bit order) set when square s holds a piece
              pieces     16 bytes  the piece codes of the occupied squares in square order, two to a byte (low
                                   nibble first): at most 32 pieces, as in both games' start positions
              side       u8        the side to move (0: Red / White)
