@@ -109,13 +109,13 @@ spsa: setup
 
 # The network's training positions (issue 33): the same self-play as tune-data, written as a binary positions
 # file (engine/tune/nnue_data.py) into tune/nnue-$(GAME)-seed$(SEED).bin; reproducible from the seed.
-# CLUSTER=auto|HOST:PORT plays the games as Ray tasks (the same file).
+# CLUSTER=auto|HOST:PORT plays the games as Ray tasks (the same file); NETWORK=FILE searches with that network.
 SEED ?= 11
 NNUE_GAMES ?= 3000
 .PHONY: nnue-data
 nnue-data: setup
 	$(BIN)/python -m engine.tune data --nnue --game $(GAME) --seed $(SEED) --games $(NNUE_GAMES) \
-		$(if $(CLUSTER),--cluster $(CLUSTER))
+		$(if $(CLUSTER),--cluster $(CLUSTER)) $(if $(NETWORK),--network $(NETWORK))
 
 # The network's trainer (issue 33; PyTorch: pip install '.[nnue]', done here): every positions file of the game in
 # tune/ into tune/network-$(GAME).nnue; `cp` it to engine/$(GAME)/network.nnue to make it the game's own.

@@ -118,3 +118,29 @@ def test_provenance_is_written_as_json(tmp_path):
     length = nd.HEADER.unpack_from(raw)[4]
     assert json.loads(raw[nd.HEADER.size:nd.HEADER.size + length]) == {"commit": "abc", "seed": 3}
     assert len(nd.Positions(path)) == 0
+
+
+def test_self_play_with_a_network_names_it_and_refuses_a_bad_one(tmp_path):
+    """``python -m engine.tune data --network FILE`` (``make nnue-data NETWORK=FILE``): the searches evaluate
+    with that network -- other scores than the hand-written evaluation's from the same games' seeds -- and the
+    file's provenance names it; a file that is not a network is one error line, before any game."""
+    import zlib
+    from pathlib import Path
+    from click.testing import CliRunner
+    from engine.tune.__main__ import main
+    net = Path(__file__).resolve().parent.parent / "engine" / "xiangqi" / "network.nnue"
+    common = ["data", "--nnue", "--games", "2", "--nodes", "300", "--seed", "5", "--workers", "1"]
+    plain, with_net = tmp_path / "plain.bin", tmp_path / "net.bin"
+    for out, extra in ((plain, []), (with_net, ["--network", str(net)])):
+        r = CliRunner().invoke(main, common + ["--out", str(out)] + extra)
+        assert r.exit_code == 0, r.output
+    a, b = nd.Positions(plain), nd.Positions(with_net)
+    assert "network" not in a.provenance
+    assert b.provenance["network"] == "network.nnue"
+    assert b.provenance["network_crc32"] == f"{zlib.crc32(net.read_bytes()):08x}"
+    assert len(a) > 20 and len(b) > 20 and a.records["score"][:20].tolist() != b.records["score"][:20].tolist()
+    bad = tmp_path / "bad.nnue"
+    bad.write_bytes(b"not a network, and long enough for a header" * 4)
+    r = CliRunner().invoke(main, common + ["--out", str(tmp_path / "x.bin"), "--network", str(bad)])
+    assert r.exit_code == 1 and r.output.count("\n") == 1 and "not a Shuai network" in r.output, r.output
+    assert not (tmp_path / "x.bin").exists()

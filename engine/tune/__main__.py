@@ -5,6 +5,7 @@ With ``--game chess`` (``make tune-data GAME=chess``, ``make tune GAME=chess``) 
 ``tune/chess-positions.txt.gz``, parameters in ``engine/chess/eval_params.py``."""
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import click
@@ -49,7 +50,10 @@ def main():
                    "[default out: tune/nnue-<game>-seed<SEED>.bin]")
 @click.option("--cluster", default=None, help="Play the games as Ray tasks (see shuai match --cluster); the file "
               "is the same as a local run's.")
-def data(game, out, games, nodes, seed, workers, nnue, cluster):
+@click.option("--network", "network_path", default=None,
+              help="Search with this evaluation network (engine.nnue); its name and checksum go in the "
+                   "provenance.  [default: the hand-written evaluation]")
+def data(game, out, games, nodes, seed, workers, nnue, cluster, network_path):
     """Self-play games at a fixed node count; their quiet positions, with the result and the search's score."""
     from pathlib import Path
     tuning = game_named(game).tuning()
@@ -62,11 +66,20 @@ def data(game, out, games, nodes, seed, workers, nnue, cluster):
     def progress(done, positions):
         if done % 500 == 0 or done == games:
             print(f"{done}/{games} games, {positions} positions, {time.monotonic() - t0:.0f} s", flush=True)
-    settings = Settings(games=games, nodes=nodes, seed=seed, game=game)
+    blob, provenance = None, {}
+    if network_path:
+        from ..nnue.network import NetworkError, load
+        try:
+            net = load(network_path, game_named(game))
+        except NetworkError as e:
+            raise click.ClickException(str(e)) from None
+        blob = net.to_bytes()
+        provenance = {"network": Path(network_path).name, "network_crc32": f"{zlib.crc32(blob):08x}"}
+    settings = Settings(games=games, nodes=nodes, seed=seed, game=game, network=blob)
     if nnue:
         from . import nnue_data
         n = nnue_data.generate(out, settings, workers=workers, progress=progress,
-                               provenance={"commit": nnue_data.source_commit()}, cluster=cluster)
+                               provenance={"commit": nnue_data.source_commit(), **provenance}, cluster=cluster)
     else:
         n = generate(out, settings, workers=workers, progress=progress, cluster=cluster)
     print(f"{n} positions from {games} games (seed {seed}, {nodes} nodes a move) in {out}, "

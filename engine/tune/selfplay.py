@@ -4,7 +4,8 @@ Each game starts from an opening of the game's book (``Game.openings``, xiangqi:
 chess: ``tests/data/chess-openings.epd``; game g uses opening g mod their number) followed by a few random legal plies
 drawn from a generator seeded with (seed, g), so that no two games repeat (chess: only plies that the static
 exchange does not judge losing, when there are any -- a random chess move often hangs a piece); then both
-sides search a fixed number of nodes a move until the rules end the game (or ``MAX_PLIES`` pass: a draw).  A
+sides search a fixed number of nodes a move (with the hand-written evaluation, or with a network given as
+``Settings.network``) until the rules end the game (or ``MAX_PLIES`` pass: a draw).  A
 fixed node count, a fresh transposition table per game and one process per game stream make every game a
 function of (seed, g) alone: the data are reproducible whatever the machine's load and the number of workers.
 
@@ -48,6 +49,8 @@ class Settings:
     openings: str = None                        # None: the game's book (Game.openings)
     hash_mb: int = None                         # None: the quick searches' (search.QUICK_HASH_MB)
     game: str = DEFAULT.name
+    network: bytes = None                       # an evaluation network file's bytes (engine.nnue.network), which
+                                                # the searches evaluate with; None: the hand-written evaluation
 
     def __post_init__(self):
         if self.game not in [g.name for g in GAMES]:
@@ -113,6 +116,10 @@ def _worker(args) -> list[tuple[str, float, int]]:
     from ..searcher import QUICK_HASH_MB, Searcher
     openings = load_openings(s.openings, s.game)
     searcher = Searcher(s.hash_mb or QUICK_HASH_MB)
+    if s.network is not None:
+        from ..nnue.network import parse
+        game = game_named(s.game)
+        searcher.set_network(game, parse(s.network, game))
     return [row for g in games for row in play_game(g, s, searcher, openings)]
 
 
