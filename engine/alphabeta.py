@@ -6,8 +6,9 @@ quiescence; it keeps each position's static evaluation, computed once), mate-dis
 static evaluation and "improving", check extension, razoring, reverse futility, null move reduced by depth and by
 the margin over beta (guarded for endings without pieces), ProbCut, internal iterative reduction, late-move and
 futility pruning of quiet moves, late-move reductions adjusted by history; quiescence with delta pruning and no
-losing captures (SEE).  Off by default until an SPRT keeps them: ProbCut (``PROBCUT_DEPTH``) and the table's
-bound as a better static evaluation (``TT_EVAL``).  Move ordering: hash move -> winning and equal captures by
+losing captures (SEE).  Off by default until an SPRT keeps them: ProbCut (``PROBCUT_DEPTH``), the table's
+bound as a better static evaluation (``TT_EVAL``), and a node's path dependence taken from all its moves when no
+move cut it off (``GHI_ALL_MOVES``).  Move ordering: hash move -> winning and equal captures by
 MVV/LVA -> two killers and the countermove -> quiets by butterfly and continuation history -> losing captures.
 Repetitions are found through a small hash of the keys on the path and judged by the game's rules (xiangqi: the
 Asian rules).  A score that depends
@@ -66,7 +67,7 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN,
  P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR,
  P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
- P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING,
+ P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING,
  P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
@@ -636,6 +637,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     alpha0 = alpha
     legal = 0
     path_dep = 0
+    any_path_dep = 0
     lmp_count = (ctrl[P_LMP_BASE] + depth * depth) // (2 - improving)
     lmr_factor = lmr_depth_factor(depth, ctrl[P_LMR_DIVISOR])
     for i in range(first, n):
@@ -696,6 +698,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             return 0
         if not root and not capture:
             my_order[i] = ORDER_SEARCHED_QUIET
+        any_path_dep |= ss[ply + 1, SS_PATH_DEP]
 
         # Step 15. Keep the best; a cut-off ends the node.  The node's result depends on the path only if the
         # move that decided it does.
@@ -715,9 +718,12 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                         _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
                     break
 
-    # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path.
+    # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path
+    # (GHI_ALL_MOVES: unless cut off, the result rests on every move's).
     if legal == 0:
         return no_move_score(checked, ply)
+    if ctrl[P_GHI_ALL_MOVES] != 0 and best < beta:
+        path_dep |= any_path_dep
     ss[ply, SS_PATH_DEP] = path_dep
     if path_dep == 0 and not root:
         _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, depth, ply)

@@ -59,6 +59,10 @@ PARAMS = (
     # The static evaluation moved to the table's stored score where its bound says the value lies beyond it
     # (stand pat, razoring, reverse futility, null move; off until an SPRT keeps it).
     Param("TT_EVAL", 0, 0, 1, 1, "1: the table's bound refines the static evaluation", tuned=False),
+    # Graph-history interaction: a result that fails low or is exact rests on every move's score, not only the
+    # best one's (off until an SPRT keeps it).
+    Param("GHI_ALL_MOVES", 0, 0, 1, 1, "1: a node not cut off depends on the path if any move's result does",
+          tuned=False),
     # ProbCut: a capture whose shallow search beats beta by a margin cuts the node (off until an SPRT keeps it).
     Param("PROBCUT_DEPTH", 0, 0, 12, 1, "ProbCut from this depth (0: off)", tuned=False),
     Param("PROBCUT_MARGIN", 200, 50, 600, 20, "by how much the shallow search must beat beta ..."),
