@@ -101,3 +101,23 @@ def test_the_search_takes_a_positions_static_evaluation_from_the_table():
         result = search_once(pos, depth=1, searcher=searcher)
         assert result.info.score == -damped(7777, clock + 1, MOVE_LIMIT_PLIES, percent), (clock, percent)
     assert search_once(pos, depth=1).info.score > -100        # the position itself is about level
+
+
+def test_a_node_not_cut_off_depends_on_the_path_if_any_move_does():
+    """Issue 31's fix 3 (graph-history interaction), behind ``GHI_ALL_MOVES`` until an SPRT keeps it.  Black's
+    rook could take the horse (the best move at depths 1 and 2) or go back to i7, a position the game has
+    had (a repetition: a score of this path only).  The node is not cut off, so its value rests on i9i7's
+    score too: with the switch on it depends on the path (it would not be stored), off only the best move
+    counts -- the defect."""
+    from engine import alphabeta as ab
+    from engine.searcher import Searcher, search_once
+    from engine.xiangqi.position import Position
+    for ghi in (0, 1):
+        for depth in (1, 2):
+            pos = Position("4k3r/9/9/9/8H/9/9/9/9/R2K5 w - - 0 1")
+            for m in ("a0a2", "i9i8", "a2a1", "i8i7", "a1a0", "i7i9", "a0a1"):
+                pos.push(m)
+            searcher = Searcher(16)
+            searcher.set_params({"GHI_ALL_MOVES": ghi})
+            assert search_once(pos, depth=depth, searcher=searcher).best == "i9i5"
+            assert searcher.ss[0, ab.SS_PATH_DEP] == ghi
