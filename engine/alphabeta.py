@@ -67,8 +67,9 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN,
  P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR,
  P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
- P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN,
- P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
+ P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH,
+ P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION,
+ P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
@@ -220,6 +221,17 @@ def _static(board, st, hist, keys, net):
 def _evaluate(board, st, hist, keys, ctrl, net):
     """The game's static evaluation, damped toward the move limit (``damped``)."""
     return _damped(_static(board, st, hist, keys, net), st, hist, ctrl)
+
+
+@njit(cache=True, inline="always")
+def is_improving(ss, ply, static, past_check):
+    """Is the static evaluation at ``ply`` better than at our last turn -- two plies up, or (``past_check``)
+    four when we were in check two plies up and had no evaluation there?  True when there is nothing to compare
+    with."""
+    before = ss[ply - 2, SS_EVAL] if ply >= 2 else -INFINITE
+    if before == -INFINITE and past_check and ply >= 4:
+        before = ss[ply - 4, SS_EVAL]
+    return before == -INFINITE or static > before
 
 
 @kernel(inline="always")
@@ -554,7 +566,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         static = _damped(raw_static, st, hist, ctrl)
         refined = _refined(static, bound_score, bound, ctrl)
         ss[ply, SS_EVAL] = static
-        improving = ply < 2 or ss[ply - 2, SS_EVAL] == -INFINITE or static > ss[ply - 2, SS_EVAL]
+        improving = is_improving(ss, ply, static, ctrl[P_IMPROVING_PAST_CHECK])
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
 
     # Step 7. Razoring: one ply left and far below alpha: only a capture can help.
@@ -726,7 +738,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         path_dep |= any_path_dep
     ss[ply, SS_PATH_DEP] = path_dep
     if path_dep == 0 and not root:
-        _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, depth, ply)
+        stored_depth = depth - checked if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
+        _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, stored_depth, ply)
     return best
 
 

@@ -63,6 +63,12 @@ PARAMS = (
     # best one's (off until an SPRT keeps it).
     Param("GHI_ALL_MOVES", 0, 0, 1, 1, "1: a node not cut off depends on the path if any move's result does",
           tuned=False),
+    # Issue 31's fixes 1 and 6 (off until an SPRT keeps them): a node in check stores the depth it was asked
+    # for, not the one its check extension searched; improving compares with our last turn not in check.
+    Param("CHECK_STORES_ASKED_DEPTH", 0, 0, 1, 1, "1: a node in check stores the depth it was asked for",
+          tuned=False),
+    Param("IMPROVING_PAST_CHECK", 0, 0, 1, 1, "1: improving compares with our last turn not in check",
+          tuned=False),
     # ProbCut: a capture whose shallow search beats beta by a margin cuts the node (off until an SPRT keeps it).
     Param("PROBCUT_DEPTH", 0, 0, 12, 1, "ProbCut from this depth (0: off)", tuned=False),
     Param("PROBCUT_MARGIN", 200, 50, 600, 20, "by how much the shallow search must beat beta ..."),
