@@ -55,7 +55,6 @@ def main():
                    "provenance.  [default: the hand-written evaluation]")
 def data(game, out, games, nodes, seed, workers, nnue, cluster, network_path):
     """Self-play games at a fixed node count; their quiet positions, with the result and the search's score."""
-    from pathlib import Path
     tuning = game_named(game).tuning()
     out = out or (f"tune/nnue-{game}-seed{seed}.bin" if nnue else tuning.DATA)
     games = games or tuning.SELFPLAY_GAMES
@@ -113,7 +112,6 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
     """Fit the evaluation to the positions (Texel's method) and write the parameter module."""
     import datetime
     import itertools
-    from pathlib import Path
     from .fit import (build_dataset, evaluation, fit as run_fit, loss_of, occurrences,
                       params_of, params_vector, plain_start, search_scale)
     from .params import write_params
@@ -180,7 +178,6 @@ def wdl(game, games, nodes, seed, workers, out):
     """Fit the win/draw/loss model (UCI_ShowWDL) to self-play games: played into tune/wdl-<settings>.txt.gz
     unless that file is there already (the games depend on the settings alone), then fitted."""
     import datetime
-    from pathlib import Path
     from . import wdl as W
     from .selfplay import data_digest, read_positions
     games = games or W.GAMES
@@ -242,7 +239,6 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
     """SPSA tuning of the search's parameters (engine.search_params) by game pairs between perturbed engines
     (make spsa); prints the start and tuned values and the SPRT that decides whether they are kept."""
     import shlex
-    from pathlib import Path
     from types import SimpleNamespace
     from ..files import UnreadableFile, UnwritableFile
     from ..match.engines import TimeControl
