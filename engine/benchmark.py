@@ -14,10 +14,14 @@ def run_bench(depth: int = None, hash_mb: int = None, out=print, game: str = DEF
     bench = game_named(game).bench()
     fens, depth = bench.FENS, depth or bench.DEPTH
     Position = game_named(game).Position
-    searcher = Searcher(hash_mb or QUICK_HASH_MB)
-    searcher.new_game()
-    if network is not None:
-        searcher.set_network(game_named(game), network)
+    searcher, warm_up = Searcher(hash_mb or QUICK_HASH_MB), Searcher(1)
+    for s in (searcher, warm_up):
+        s.new_game()
+        if network is not None:
+            s.set_network(game_named(game), network)
+    # Loading the kernels from numba's cache takes a few hundred ms on the first search of a process; a shallow
+    # search with a table of its own pays it before the clock starts, so nps measures the search alone.
+    search_once(Position(fens[0]), depth=2, searcher=warm_up)
     total_nodes, total_time = 0, 0.0
     for i, fen in enumerate(fens):
         t = time.perf_counter()
