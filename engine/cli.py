@@ -103,24 +103,23 @@ def judge(fen, game, moves):
 @click.option("--game", type=click.Choice(GAME_NAMES), default=DEFAULT.name, show_default=True,
               help="Whose bench positions.")
 @click.option("--network", "network_file", default=None, type=click.Path(dir_okay=False),
-              help="Also bench with this evaluation network.  [default: the game's own, if it has one]")
+              help="Evaluate with this network.  [default: the game's own, if it has one]")
 def bench(depth, hash_mb, game, network_file):
-    """Fixed-depth search over 30 positions: total nodes (the search's signature) and speed; then the same with
-    the evaluation network, if there is one (its own signature)."""
-    from pathlib import Path
+    """Fixed-depth search over 30 positions with the game's evaluation (its network, if it has one): total nodes
+    (the search's signature) and speed; then the same with the hand-written evaluation (its own signature)."""
     from .benchmark import run_bench
     from .nnue.network import NetworkError, load
-    run_bench(depth, hash_mb, out=click.echo, game=game)
     g = game_named(game)
-    path = network_file or (g.default_network if Path(g.default_network).is_file() else None)
-    if path is None:
-        return
-    try:
-        network = load(path, g)
-    except NetworkError as e:
-        raise click.ClickException(str(e)) from None
-    click.echo(f"with the network {path} ({network.hidden} hidden):")
-    run_bench(depth, hash_mb, out=click.echo, game=game, network=network)
+    path = network_file or g.default_network
+    if path is not None:
+        try:
+            network = load(path, g)
+        except NetworkError as e:
+            raise click.ClickException(str(e)) from None
+        click.echo(f"with the network {path} ({network.hidden} hidden):")
+        run_bench(depth, hash_mb, out=click.echo, game=game, network=network)
+        click.echo("with the hand-written evaluation:")
+    run_bench(depth, hash_mb, out=click.echo, game=game)
 
 
 @main.command()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[1]      # the repository: the default openings are under tests/data
 
@@ -88,9 +89,11 @@ class Game:
         return self._module("evaluate")
 
     @property
-    def default_network(self) -> str:
-        """The game's own evaluation network (``EvalFile``'s default; engine.nnue), in its package."""
-        return str(ROOT / Path(*self.package.split(".")) / "network.nnue")
+    def default_network(self) -> Optional[str]:
+        """The game's own evaluation network (``EvalFile``'s default; engine.nnue), in its package; None for a
+        game that has none yet (it evaluates with its hand-written evaluation)."""
+        path = ROOT / Path(*self.package.split(".")) / "network.nnue"
+        return str(path) if path.is_file() else None
 
     def tuning(self):
         """What the evaluation tuner needs to know of the game (engine.tune): its start, regularisation, scale

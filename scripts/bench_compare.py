@@ -27,7 +27,13 @@ ROOT = Path(__file__).resolve().parents[1]
 # that would look slower than it is.
 BENCH_WARM = ("import sys; from engine.benchmark import run_bench; "
               "run_bench(game=sys.argv[1], out=lambda line: None); run_bench(game=sys.argv[1])")
+# The same with the game's own network (the default evaluation of xiangqi since 2026-11-28).
+BENCH_NETWORK = ("import sys; from engine.benchmark import run_bench; from engine.game import game_named; "
+                 "from engine.nnue.network import load; g = game_named(sys.argv[1]); "
+                 "n = load(g.default_network, g); "
+                 "run_bench(game=g.name, out=lambda line: None, network=n); run_bench(game=g.name, network=n)")
 MEASURES = {                     # name -> the interpreter's arguments
+    "bench xiangqi network": ["-c", BENCH_NETWORK, "xiangqi"],
     "bench xiangqi": ["-c", BENCH_WARM, "xiangqi"],
     "bench chess": ["-c", BENCH_WARM, "chess"],
     "perft 5 xiangqi": ["-m", "engine", "perft", "5"],
@@ -47,7 +53,7 @@ def nodes_and_nps(text: str) -> tuple[int, int]:
     found = re.findall(r"nodes (\d+) time_ms \d+ nps (\d+)", text)
     if not found:
         raise RuntimeError(f"no 'nodes ... nps ...' line in:\n{text}")
-    nodes, nps = found[0]                   # the hand-written evaluation's (a network's, if any, follows)
+    nodes, nps = found[0]
     return int(nodes), int(nps)
 
 
@@ -65,7 +71,7 @@ def main() -> int:
     trees = {"base": base, "new": ROOT}
     for tree in trees.values():          # compile or load every kernel before the clock matters
         shuai(tree, ["-m", "engine", "warmup"])
-    print(f"{'measure':18} {'nodes base':>12} {'nodes new':>12} {'nps base':>10} {'nps new':>10} {'change':>7}")
+    print(f"{'measure':21} {'nodes base':>12} {'nodes new':>12} {'nps base':>10} {'nps new':>10} {'change':>7}")
     for name, command in MEASURES.items():
         if args.measure and name not in args.measure:
             continue
@@ -77,7 +83,7 @@ def main() -> int:
                 nodes[label] = n
                 seen[label].append(nps)
         b, w = statistics.median(seen["base"]), statistics.median(seen["new"])
-        print(f"{name:18} {nodes['base']:>12} {nodes['new']:>12} {b:>10.0f} {w:>10.0f} "
+        print(f"{name:21} {nodes['base']:>12} {nodes['new']:>12} {b:>10.0f} {w:>10.0f} "
               f"{(w / b - 1) * 100:>+6.1f}%", flush=True)
     return 0
 

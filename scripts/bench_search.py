@@ -26,7 +26,8 @@ def bench_fens() -> list[str]:
 
 
 def signature(cmd: list[str]) -> str:
-    """The first summary line of `shuai bench` (the hand-written evaluation's): nodes N time_ms T nps X."""
+    """The first summary line of `shuai bench` (the default evaluation's: the network's, where the game has one):
+    nodes N time_ms T nps X."""
     out = subprocess.run(cmd + ["bench"], capture_output=True, text=True, cwd=ROOT, timeout=900)
     lines = [line for line in out.stdout.splitlines() if line.startswith("nodes ")]
     return lines[0] if lines else f"(no result: exit {out.returncode}: {out.stderr.strip()[-200:]})"

@@ -210,7 +210,7 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
 
 
 def test_the_games_own_network_loads_and_scores_sanely():
-    """The committed network (``engine/xiangqi/network.nnue``; ``Use NNUE`` off by default, the SPRT decides):
+    """The committed network (``engine/xiangqi/network.nnue``; ``Use NNUE`` on by default, its SPRT passed):
     it loads, is within the issue's 2 MB, names the data and the training it came from, and scores the start
     position near equality and a rook up as a large advantage for either side."""
     from pathlib import Path

@@ -93,7 +93,7 @@ def test_table_options_reach_the_searcher():
     core, searcher = loaded_core()
     d = uci.UciDialect(core)
     d.cmd_setoption("name EGTBCache value 8".split())
-    assert searcher.calls[-1] == ("set_tablebases", ("tables", "", 8))
+    assert [c for c in searcher.calls if c[0] == "set_tablebases"][-1] == ("set_tablebases", ("tables", "", 8))
     d.cmd_setoption("name EGTBProbeDepth value 5".split())
     assert searcher.tb_depth == 5
 
@@ -107,6 +107,7 @@ def test_book_options_reach_the_searcher_and_a_bad_book_is_one_line():
     d = ucci.UcciDialect(core)
     d.cmd_setoption("newgame".split())
     assert not [c for c in searcher.calls if c[0] == "set_books"]          # off: nothing opened
+    said.clear()                                                            # the evaluation's note
     d.cmd_setoption("usebook true".split())
     assert searcher.calls[-1] == ("set_books", [str(default_book(XIANGQI))], False)
     d.cmd_setoption("bookfiles /nonexistent/x.book".split())
@@ -114,15 +115,17 @@ def test_book_options_reach_the_searcher_and_a_bad_book_is_one_line():
     assert said == ["info string error: book /nonexistent/x.book: missing"]
     d.cmd_setoption("usebook false".split())
     assert searcher.calls[-1] == ("set_books", [], False) and len(said) == 1
+    n = len([c for c in searcher.calls if c[0] == "set_books"])
     uci.UciDialect(core).cmd_setoption("name Best Book Move value true".split())     # off: nothing to apply
-    assert searcher.calls[-1] == ("set_books", [], False)
+    assert len([c for c in searcher.calls if c[0] == "set_books"]) == n
 
 
 def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path):
-    """``Use NNUE`` / ``EvalFile`` (UCCI ``usennue`` / ``evalfile``): a network that loads is the searcher's and
-    is named; one that does not is one error line, and the evaluation stays the hand-written one."""
+    """``Use NNUE`` / ``EvalFile`` (UCCI ``usennue`` / ``evalfile``): on by default, with the game's own network;
+    a network that loads is the searcher's and is named; one that does not is one error line, and the
+    evaluation stays the hand-written one; a game without a network is evaluated by hand, and says so."""
     import numpy as np
-    from engine.game import XIANGQI
+    from engine.game import CHESS, XIANGQI
     from engine.nnue.network import Network
     path = tmp_path / "x.nnue"
     Network("xiangqi", np.zeros((1260, 16), np.int16), np.zeros(16, np.int16), np.zeros(32, np.int16), 0).save(path)
@@ -131,22 +134,33 @@ def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path)
     core.out = SimpleNamespace(lines=said.extend, line=said.append)
     d = ucci.UcciDialect(core)
     d.cmd_setoption("newgame".split())
-    assert not [c for c in searcher.calls if c[0] == "set_network"]        # off: nothing opened
+    assert searcher.calls[-1] == ("set_network", "xiangqi", 128)           # on: the game's own
+    assert said == [f"info string evaluation: network {XIANGQI.default_network} (128 hidden)"]
+    d.cmd_setoption("usennue false".split())
+    assert searcher.calls[-1] == ("set_network", "xiangqi", None) and len(said) == 1
+    n = len(searcher.calls)
     d.cmd_setoption(f"evalfile {path}".split())
-    assert not [c for c in searcher.calls if c[0] == "set_network"]        # still off
+    assert len(searcher.calls) == n                                         # off: nothing opened
     d.cmd_setoption("usennue true".split())
     assert searcher.calls[-1] == ("set_network", "xiangqi", 16)
-    assert said == [f"info string evaluation: network {path} (16 hidden)"]
+    assert said[1:] == [f"info string evaluation: network {path} (16 hidden)"]
     d.cmd_setoption("evalfile /nonexistent/x.nnue".split())
     assert searcher.calls[-1] == ("set_network", "xiangqi", None)
-    assert said[1:] == ["info string error: network file /nonexistent/x.nnue: missing; the evaluation stays the "
+    assert said[2:] == ["info string error: network file /nonexistent/x.nnue: missing; the evaluation stays the "
                         "hand-written one"]
     (tmp_path / "chess.nnue").write_bytes(path.read_bytes().replace(b"xiangqi", b"chess\0\0"))
     d.cmd_setoption(f"evalfile {tmp_path / 'chess.nnue'}".split())
     assert searcher.calls[-1] == ("set_network", "xiangqi", None) and "for 'chess', not xiangqi" in said[-1]
     d.cmd_setoption("usennue false".split())
-    assert searcher.calls[-1] == ("set_network", "xiangqi", None) and len(said) == 3
-    assert XIANGQI.default_network.endswith("engine/xiangqi/network.nnue")
+    assert searcher.calls[-1] == ("set_network", "xiangqi", None) and len(said) == 4
+    assert XIANGQI.default_network.endswith("engine/xiangqi/network.nnue") and CHESS.default_network is None
+    core, searcher = loaded_core()                                          # a game without a network
+    core.out = SimpleNamespace(lines=said.extend, line=said.append)
+    u = uci.UciDialect(core)
+    u.cmd_setoption("name UCI_Variant value chess".split())
+    core.apply_options()
+    assert searcher.calls[-1] == ("set_network", "chess", None)
+    assert said[-1] == "info string evaluation: hand-written (chess has no network yet)"
 
 
 def test_level_options_make_one_level():

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.game import XIANGQI
 from engine.protocol import ucci, uci
 from engine.protocol.core import (MAX_DEPTH, MAX_MOVESTOGO, MAX_NODES, MAX_SECONDS, CommandError,
                                   _Search)
@@ -24,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LOAD_TIMEOUT = 240.0     # isready after a cold JIT cache may take a while; a warm start takes about a second
 TABLES_NOTE = "info string endgame tables: "              # what opened, said when the tables are (re)opened
+EVAL_NOTE = "info string evaluation: "                    # which evaluation, said when it is (re)chosen
+NOTES = (TABLES_NOTE, EVAL_NOTE)
 REPLY_TIMEOUT = 10.0
 SEARCH_TIMEOUT = 60.0
 HANDSHAKE_LIMIT = 2.0    # a GUI gives 10 s (UCCI league) to 35 s; we answer from plain Python
@@ -201,7 +204,8 @@ def test_ucci_transcript(engine):
         engine.send(f"setoption {name} large")
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
-    assert lines[-1] == "readyok" and [ln for ln in lines[:-1] if not ln.startswith(TABLES_NOTE)] == [], lines
+    assert lines[-1] == "readyok" and [ln for ln in lines[:-1] if not ln.startswith(NOTES)] == [], lines
+    assert f"{EVAL_NOTE}network {XIANGQI.default_network} (128 hidden)" in lines
     engine.send("position startpos moves h2e2 h9g7")
     engine.send("go depth 3")
     _, lines = engine.bestmove()
@@ -232,8 +236,8 @@ def test_uci_transcript(engine):
         engine.send(line)
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
-    # Every option taken as it is: no line but the tables' note.
-    assert not [ln for ln in lines if ln.startswith("info string") and not ln.startswith(TABLES_NOTE)]
+    # Every option taken as it is: no line but the notes of the tables and the evaluation.
+    assert not [ln for ln in lines if ln.startswith("info string") and not ln.startswith(NOTES)]
     engine.send("ucinewgame")
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     engine.send(f"position fen {fen} moves b0c2 b9c7")

@@ -44,6 +44,8 @@ class Thinker:
         """``books``: (game, paths) to play from opening books (``engine.book.open_books``: "" the game's default
         book); None: no book."""
         from ..egtb.tableset import open_tables
+        from ..game import GAMES
+        from ..nnue.network import NetworkError, load
         from ..searcher import Searcher
         self.searcher = Searcher(hash_mb)
         tables = open_tables() if tablebases else None      # the project's tablebases/, if built
@@ -51,6 +53,12 @@ class Thinker:
         self.out = out
         for msg in tables.take_errors() if tables is not None else ():
             out.write(f"warning: endgame tables: {msg}\n")
+        for game in GAMES:                                  # each game's own network, where it has one
+            if game.default_network is not None:
+                try:
+                    self.searcher.set_network(game, load(game.default_network, game))
+                except NetworkError as e:
+                    out.write(f"warning: {e}; {game.name} is evaluated by hand-written rules\n")
         if books is not None:
             from ..book import open_books
             found, errors = open_books(books[1], books[0])

@@ -211,10 +211,10 @@ OPTIONS = {
     # The search's tunable parameters (engine.search_params), NAME=VALUE,... -- for tuners (make spsa) and
     # experiments; "" is the values the search was proved with
     "search_params": Option("string", "", apply="apply_options", check=search_params.parse),
-    # The evaluation network (engine.nnue): off -- the hand-written evaluation -- unless asked; its file ("": the
-    # game's own, Game.default_network).  A file that cannot be used is one error line and the evaluation
-    # stays the hand-written one.
-    "use_nnue": Option("check", False, apply="apply_options"),
+    # The evaluation network (engine.nnue): on -- it won its SPRT against the hand-written evaluation (README) --
+    # where the game has one; its file ("": the game's own, Game.default_network).  A file that cannot be used
+    # is one error line and the evaluation stays the hand-written one.
+    "use_nnue": Option("check", True, apply="apply_options"),
     "eval_file": Option("string", "", apply="apply_options"),
 }
 HASH = OPTIONS["hash_mb"]       # also the terminal game's table size, and the limit of every --hash
@@ -483,12 +483,15 @@ class EngineCore:
 
     def _open_network(self, eng) -> None:
         """The searcher's evaluation for the game ``startpos`` means, from the options: the network of
-        ``eval_file`` (or the game's own) when ``use_nnue``, the hand-written one otherwise or when the file
-        cannot be used (one error line)."""
+        ``eval_file`` (or the game's own) when ``use_nnue``, the hand-written one otherwise, for a game without
+        a network, or when the file cannot be used (one error line)."""
         from ..nnue.network import NetworkError, load
         game, net = self.game, None
-        if self.values["use_nnue"]:
-            path = self.values["eval_file"] or game.default_network
+        path = self.values["eval_file"] or game.default_network
+        if self.values["use_nnue"] and path is None:
+            note = self.format_note(f"evaluation: hand-written ({game.name} has no network yet)")
+            self.out.lines([note] if note else [])
+        elif self.values["use_nnue"]:
             try:
                 net = load(path, game)
             except NetworkError as e:
