@@ -109,9 +109,11 @@ spsa: setup
 
 # The network's training positions (issue 33): the same self-play as tune-data, written as a binary positions
 # file (engine/tune/nnue_data.py) into tune/nnue-$(GAME)-seed$(SEED).bin; reproducible from the seed.
-# CLUSTER=auto|HOST:PORT plays the games as Ray tasks (the same file); NETWORK=FILE searches with that network.
+# CLUSTER=auto|HOST:PORT plays the games as Ray tasks (the same file); NETWORK=FILE searches with that network
+# (default: the game's own, its default evaluation, where it has one; NETWORK= with nothing: the hand-written one).
 SEED ?= 11
 NNUE_GAMES ?= 3000
+NETWORK ?= $(wildcard engine/$(GAME)/network.nnue)
 .PHONY: nnue-data
 nnue-data: setup
 	$(BIN)/python -m engine.tune data --nnue --game $(GAME) --seed $(SEED) --games $(NNUE_GAMES) \
