@@ -123,7 +123,8 @@ def test_book_options_reach_the_searcher_and_a_bad_book_is_one_line():
 def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path):
     """``Use NNUE`` / ``EvalFile`` (UCCI ``usennue`` / ``evalfile``): on by default, with the game's own network;
     a network that loads is the searcher's and is named; one that does not is one error line, and the
-    evaluation stays the hand-written one; a game without a network is evaluated by hand, and says so."""
+    evaluation stays the hand-written one; a game without a network is evaluated by hand, and says so; a
+    protocol that plays both games gives each its own network, whichever ``startpos`` means."""
     import numpy as np
     from engine.game import CHESS, XIANGQI
     from engine.nnue.network import Network
@@ -161,6 +162,7 @@ def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path)
     core.apply_options()
     assert searcher.calls[-1] == ("set_network", "chess", None)
     assert said[-1] == "info string evaluation: hand-written (chess has no network yet)"
+    assert searcher.calls[-2] == ("set_network", "xiangqi", 128)            # a xiangqi FEN: its own network
 
 
 def test_level_options_make_one_level():

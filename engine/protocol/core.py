@@ -482,24 +482,25 @@ class EngineCore:
             self._open_network(eng)
 
     def _open_network(self, eng) -> None:
-        """The searcher's evaluation for the game ``startpos`` means, from the options: the network of
-        ``eval_file`` (or the game's own) when ``use_nnue``, the hand-written one otherwise, for a game without
-        a network, or when the file cannot be used (one error line)."""
+        """The searcher's evaluation of each game this protocol plays, from the options: when ``use_nnue``, the
+        network of ``eval_file`` for the game ``startpos`` means and the game's own for the others (a FEN may
+        name another game); the hand-written evaluation otherwise, for a game without a network, or when the
+        file cannot be used (one error line).  A note names the evaluation of the game ``startpos`` means."""
         from ..nnue.network import NetworkError, load
-        game, net = self.game, None
-        path = self.values["eval_file"] or game.default_network
-        if self.values["use_nnue"] and path is None:
-            note = self.format_note(f"evaluation: hand-written ({game.name} has no network yet)")
-            self.out.lines([note] if note else [])
-        elif self.values["use_nnue"]:
-            try:
-                net = load(path, game)
-            except NetworkError as e:
-                self.out.lines([self.format_error(f"{e}; the evaluation stays the hand-written one")])
-            else:
-                note = self.format_note(f"evaluation: network {sanitize(str(path), 200)} ({net.hidden} hidden)")
-                self.out.lines([note] if note else [])
-        eng.searcher.set_network(game, net)
+        for game in self.games:
+            current, net, said = game is self.game, None, ""
+            path = (self.values["eval_file"] if current else "") or game.default_network
+            if self.values["use_nnue"] and path is None:
+                said = f"evaluation: hand-written ({game.name} has no network yet)"
+            elif self.values["use_nnue"]:
+                try:
+                    net = load(path, game)
+                except NetworkError as e:
+                    self.out.lines([self.format_error(f"{e}; the evaluation stays the hand-written one")])
+                else:
+                    said = f"evaluation: network {sanitize(str(path), 200)} ({net.hidden} hidden)"
+            self.out.lines([line for line in [current and said and self.format_note(said)] if line])
+            eng.searcher.set_network(game, net)
 
     def _open_books(self, eng) -> None:
         """The searcher's books from the options (for the game ``startpos`` means); each that cannot be used
