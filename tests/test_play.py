@@ -106,6 +106,13 @@ def thinker_factory():
     return make
 
 
+def test_the_terminal_game_evaluates_with_each_games_own_network(thinker_factory):
+    """``make play`` plays as the engine does by default: xiangqi by its network, chess (no network yet) by its
+    hand-written evaluation."""
+    t = thinker_factory(io.StringIO(), UNI)
+    assert t.searcher.networks["xiangqi"].hidden == 128 and "chess" not in t.searcher.networks
+
+
 def run_session(thinker_factory, lines, side=0, fen=None, style=UNI, depth=2):
     from engine.play.session import Session
     from engine.searcher import Limits
