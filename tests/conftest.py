@@ -39,6 +39,16 @@ def random_positions(count: int, seed: int, max_plies: int = 100, capture_bias: 
     return fens[:count]
 
 
+def seed_tables(directory: Path, leave_out) -> None:
+    """Copy this checkout's quick tables of both games into ``directory``, all but the files named in
+    ``leave_out``: a set-up under test then builds only those (building every table is make setup's work)."""
+    import shutil
+    from engine.egtb import default_directory
+    for table in default_directory().iterdir():
+        if table.suffix in (".xtb", ".ctb") and table.name not in leave_out:
+            shutil.copy2(table, directory / table.name)
+
+
 def perft_cases():
     cases = []
     for line in (DATA / "xiangqi-perft.epd").read_text().splitlines():

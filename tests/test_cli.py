@@ -5,6 +5,7 @@ import sys
 
 from click.testing import CliRunner
 
+from conftest import seed_tables
 from engine.cli import main
 
 
@@ -53,14 +54,11 @@ def test_judge_speaks_each_games_sides():
 def test_setup_does_what_make_setup_does(tmp_path):
     """``shuai setup --dir`` (for systems without make): the kernels warmed and each game's quick tables built
     where they are missing, the same files as ``tb build`` writes, those present kept.  The directory is seeded
-    with this checkout's tables but for one of each game (building all of them again is test_install's job)."""
-    import shutil
+    with this checkout's tables but for one of each game (building all of them again is make setup's job)."""
     from engine.egtb import default_directory
     from engine.game import GAMES
     rebuilt = ("KCvK.xtb", "KRvK.ctb")
-    for table in default_directory().iterdir():
-        if table.suffix in (".xtb", ".ctb") and table.name not in rebuilt:
-            shutil.copy2(table, tmp_path / table.name)
+    seed_tables(tmp_path, rebuilt)
     command = [sys.executable, "-m", "engine", "setup", "--dir", str(tmp_path)]
     first = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert first.returncode == 0, first.stderr

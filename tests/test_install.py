@@ -12,7 +12,7 @@ package's numba cache is seeded from the checkout's (kernels are cached by what 
 lie: ``engine._numba_locator``), all but the perft kernel, which ``shuai setup`` must compile into it: the cold
 compile of everything (two minutes) is what every fresh clone's ``make setup`` does already.  The user's data
 directory is seeded the same way with this checkout's quick tables, all but one of each game, which ``shuai setup``
-must build there (building every one again is ``make setup``'s work, and test_cli's checks that a rebuilt table is
+must build there (building every one again is ``make setup``'s work, and test_cli checks that a rebuilt table is
 the same file).  Everything else is what a user runs.
 """
 import os
@@ -30,6 +30,7 @@ from engine._cache import CACHE_DIR
 from engine.egtb import default_directory
 from engine.game import XIANGQI
 
+from conftest import seed_tables
 from test_protocol import LOAD_TIMEOUT, ROOT, EngineProcess
 
 BUILD_FILES = ("pyproject.toml", "README.md", "engine")     # what the package is built from
@@ -83,9 +84,7 @@ def test_pip_install_then_shuai_setup_gives_a_ready_engine(tmp_path):
     assert not list(cache.rglob(COMPILED_BY_SETUP[0]))
     tables = home / "data" / "shuai" / "tablebases"                     # the user's data directory
     tables.mkdir(parents=True)
-    for table in default_directory().iterdir():
-        if table.suffix in (".xtb", ".ctb") and table.name not in BUILT_BY_SETUP:
-            shutil.copy2(table, tables / table.name)
+    seed_tables(tables, BUILT_BY_SETUP)
     t0 = time.monotonic()
     first = run([shuai, "setup"], env, home).splitlines()
     setup = time.monotonic() - t0
