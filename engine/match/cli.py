@@ -56,7 +56,8 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
 @click.option("--resume", default=None, metavar="W,D,L",
               help="Go on with an earlier run of the same two engines that ended with W wins, D draws and L "
                    "losses for the first: they count in the score, Elo and SPRT, and the schedule goes on with "
-                   "the openings after its W+D+L games (an SPRT can span several sittings).")
+                   "the openings after its W+D+L games (an SPRT can span several sittings); --games counts the games "
+                   "still to play.")
 @click.option("--event", default="shuai match", show_default=True, help="PGN Event tag.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write all engine traffic to this file.")
@@ -82,7 +83,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
           --games 4 --tc 0.2 --openings tests/data/openings.epd --pgn games.pgn
       shuai match --engine "name=new cmd=.venv/bin/shuai" --engine "name=old cmd=../old/.venv/bin/shuai" \\
           --games 2000 --tc 10+0.1 --openings tests/data/openings.epd --sprt elo0=0 elo1=5
-      shuai match --game chess --engine .venv/bin/shuai --engine "proto=xboard /usr/games/fairymax" \
+      shuai match --game chess --engine .venv/bin/shuai --engine "proto=xboard /usr/games/fairymax" \\
           --games 10 --tc 5+0.05 --pgn chess.pgn
     """
     from .engines import EngineSpec, TimeControl
