@@ -69,7 +69,7 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
  P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH,
  P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION,
- P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING) = (
+ P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
@@ -182,7 +182,7 @@ def _enter_node(board, st, hist, keys, ctrl, ss, reps, ply):
     hist[n_ply, H_CHECK] = 1 if checked else 0
     rep = NO_SCORE
     if reps[keys[n_ply, 0] & REP_MASK] != 0:
-        rep = repetition_score(board, st, hist, keys)
+        rep = repetition_score(board, st, hist, keys, n_ply - ply if ctrl[P_ROOT_REPETITION_THREEFOLD] != 0 else 0)
         if rep != NO_SCORE:
             ss[ply, SS_PATH_DEP] = 1
     return checked, rep
