@@ -7,9 +7,8 @@ For every game of a ``shuai match`` PGN that ended by perpetual check (the check
 was lost by that engine: finds the loser's last run of checking moves, and searches the positions ``--back``
 plies before its first check (the game's moves up to there, so the repetition rules see the history) for
 ``--movetime`` ms with this checkout's engine.  Prints each score from the side to move's view, with the move it
-chose.
-A score far below zero before the checks began means the checks were a lost game's last resort; a level one
-means the search walked into the rule.
+chose.  A score far below zero before the checks began means the checks were a lost game's last resort; a level
+one means the search walked into the rule.
 """
 from __future__ import annotations
 
