@@ -156,3 +156,34 @@ def test_material_counts():
     level = ev("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")
     assert ev("3qk3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1") < level - 500
     assert level < ev("4k3/ppppppp1/8/8/8/8/PPPPPPPP/4K3 w - - 0 1") < level + 400
+
+
+def test_pins_outposts_blocked_passers_and_safe_checks():
+    """Each of these terms counts where it should, White's view (Black's count negative), and not elsewhere."""
+    def count(fen, name, index):
+        trace = trace_of(fen)[1]
+        return int(trace[E.OFFSET[f"{name}_mg"] + index]), int(trace[E.N_PARAMS + E.OFFSET[f"{name}_eg"] + index])
+
+    # Bb5 pins the knight on c6 to the king on e8; with a pawn on d7 as well nothing is pinned.
+    assert count("r1bqk2r/ppp2ppp/2n2n2/1B1pp3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1", "pinned", 1) == (-1, -1)
+    assert count("r1bqk2r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1", "pinned", 1) == (0, 0)
+    # A knight on e5 defended by d4, and no black pawn left that could attack it: an outpost.  With a black
+    # pawn on f7 (it could come to f6), none.
+    assert count("4k3/8/8/3pN3/3P4/8/8/4K3 w - - 0 1", "outpost", 0) == (1, 1)
+    assert count("4k3/5p2/8/3pN3/3P4/8/8/4K3 w - - 0 1", "outpost", 0) == (0, 0)
+    # A passed pawn on the sixth rank, blocked by the king; free, not.
+    assert count("8/4k3/4P3/8/8/8/8/4K3 w - - 0 1", "passed_blocked", 5) == (1, 1)
+    assert count("8/2k5/4P3/8/8/8/8/4K3 w - - 0 1", "passed_blocked", 5) == (0, 0)
+    # The rook can check on a8, where nothing guards; with a black knight guarding a8 (from b6), it cannot.
+    assert count("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "safe_check", E.ROOK - E.KNIGHT) == (1, 1)
+    assert count("4k3/8/1n6/8/8/8/8/R3K3 w - - 0 1", "safe_check", E.ROOK - E.KNIGHT) == (0, 0)
+    # d4 is backward: e6 attacks d5, and no white pawn on c or e stands beside or behind it; e3 would support it.
+    # (Black's e6 is not: f7 stands behind it.)
+    assert count("4k3/5p2/4p3/8/3P4/8/8/4K3 w - - 0 1", "backward", 0) == (1, 1)
+    assert count("4k3/5p2/4p3/8/3P4/4P3/8/4K3 w - - 0 1", "backward", 0) == (0, 0)
+    # A black pawn on g4, three ranks ahead of the white king on g1: a storm at distance 3.
+    assert count("4k3/8/8/8/6p1/8/8/6K1 w - - 0 1", "king_storm", 3) == (1, 1)
+    assert count("4k3/8/8/8/6p1/8/8/6K1 w - - 0 1", "king_storm", 0) == (2 - 3, 2 - 3)
+    # A rook on the seventh; a bishop with pawns on its colour (c1 is dark: d2 and b2 too, e2 not).
+    assert count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "rook_seventh", 0) == (1, 1)
+    assert count("4k3/8/8/8/8/8/1P1PP3/2B1K3 w - - 0 1", "bishop_pawns", 0) == (2, 2)

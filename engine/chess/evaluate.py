@@ -10,12 +10,19 @@ Terms, each side from its own view, White's minus Black's, tapered linearly betw
 * mobility: a value for each number of squares a knight, bishop, rook or queen attacks that hold no own piece
   and no enemy pawn attacks (0..8, 13, 14, 27);
 * pawns: passed pawns by rank, and by the distance (0..7, king steps) of the own and of the enemy king to the
-  square in front of them; connected pawns (defended by a pawn, or with one beside them) by rank; doubled and
-  isolated pawns;
-* the bishop pair, rooks on open and half-open files;
+  square in front of them, and by rank again when that square is occupied (blocked); connected pawns (defended
+  by a pawn, or with one beside them) by rank; doubled and isolated pawns; backward pawns (no own pawn beside
+  or behind on the adjacent files, and an enemy pawn attacking the square in front);
+* the bishop pair, rooks on open and half-open files and on the seventh rank; knights and bishops on an outpost
+  (on the fourth to sixth rank from their side, defended by a pawn, and on a square no enemy pawn can ever
+  attack); for each bishop, the own pawns on squares of its colour;
 * king safety: the own pawns in its shield (file and the adjacent ones, one or two ranks ahead; 0..3), the
-  files around it without own pawns (0..3), the squares next to the enemy king each knight, bishop, rook and
-  queen attacks, and a value by the number of pieces attacking them (0..7);
+  files around it without own pawns (0..3), on each file around it the nearest enemy pawn ahead of it by its
+  distance (ranks 1..7; 0: none), the squares next to the enemy king each knight, bishop, rook and
+  queen attacks, and a value by the number of pieces attacking them (0..7); the own pieces pinned to the king
+  by an enemy bishop, rook or queen (by the pinned piece's kind); for each kind of knight, bishop, rook and
+  queen, whether one can give a safe check (move to an empty or enemy-held square no enemy piece attacks, from
+  which it checks the enemy king);
 * threats: the enemy pawns, knights, bishops, rooks and queens attacked by own pawns, knights, bishops, rooks
   and queens (a value per attacker and victim kind, defended or not), and enemy pieces attacked and not defended
   (hanging, by kind);
@@ -34,8 +41,8 @@ weights, the king zone, the no-pawn divisor) are this project's own choices.  Ev
 import numpy as np
 from numba import njit
 
-from .bitboard import FILE_BB, KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bb, bishop_attacks, lsb, popcount, \
-    rook_attacks
+from .bitboard import BETWEEN, FILE_BB, KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bb, bishop_attacks, lsb, \
+    popcount, rook_attacks
 from .constants import BISHOP, BLACK, BLACK_BIT, FILES, KING, KNIGHT, NSQ, PAWN, QUEEN, ROOK, ST_BB, ST_KING, \
     ST_OCC, ST_SIDE, WHITE
 from .eval_params import PARAMS
@@ -74,6 +81,7 @@ OPEN_FILE_COUNTS = 4                # 0..3 files at the king without own pawns
 MAX_ATTACKERS = 7                   # pieces attacking the enemy king's zone: 0..7 (more count as 7)
 THREATENERS = KINDS[PAWN:KING]      # threats by pawns .. queens ...
 VICTIMS = KINDS[PAWN:KING]          # ... on enemy pawns .. queens (the king: no)
+OUTPOSTERS = (KNIGHT, BISHOP)       # the kinds valued on an outpost
 PHASES = ("mg", "eg")
 # (name, size): a name ending in _mg is a middle-game term, _eg an ending term; each kind's two piece-square
 # tables come first, in kind order (PST, PST_STRIDE).
@@ -81,10 +89,13 @@ LAYOUT = tuple([(f"{KINDS[k]}_{ph}", TABLE_SIZE) for k in range(PAWN, KING + 1) 
                + [(f"{KINDS[k]}_mobility_{ph}", MOBILITY_COUNTS[k]) for k in MOBILE for ph in PHASES]
                + [(f"{name}_{ph}", size) for name, size in (
                    ("passed", RANK_VALUES), ("passed_own_king", DISTANCES), ("passed_enemy_king", DISTANCES),
-                   ("connected", RANK_VALUES), ("doubled", 1), ("isolated", 1),
-                   ("bishop_pair", 1), ("rook_open", 1), ("rook_half_open", 1),
-                   ("king_shield", SHIELD_COUNTS), ("king_open_files", OPEN_FILE_COUNTS),
-                   ("king_zone_attacks", len(MOBILE)), ("king_attackers", MAX_ATTACKERS + 1))
+                   ("passed_blocked", RANK_VALUES), ("outpost", len(OUTPOSTERS)),
+                   ("connected", RANK_VALUES), ("doubled", 1), ("isolated", 1), ("backward", 1),
+                   ("bishop_pair", 1), ("rook_open", 1), ("rook_half_open", 1), ("rook_seventh", 1),
+                   ("bishop_pawns", 1),
+                   ("king_shield", SHIELD_COUNTS), ("king_open_files", OPEN_FILE_COUNTS), ("king_storm", DISTANCES),
+                   ("king_zone_attacks", len(MOBILE)), ("king_attackers", MAX_ATTACKERS + 1),
+                   ("pinned", len(VICTIMS)), ("safe_check", len(MOBILE)))
                   for ph in PHASES]
                + [(f"threat_by_{kind}_{ph}", len(VICTIMS)) for kind in THREATENERS for ph in PHASES]
                + [(f"hanging_{ph}", len(VICTIMS)) for ph in PHASES]
@@ -111,13 +122,21 @@ PASSED_ENEMY_KING_MG, PASSED_ENEMY_KING_EG = _pair_offsets("passed_enemy_king")
 CONNECTED_MG, CONNECTED_EG = _pair_offsets("connected")
 DOUBLED_MG, DOUBLED_EG = _pair_offsets("doubled")
 ISOLATED_MG, ISOLATED_EG = _pair_offsets("isolated")
+BACKWARD_MG, BACKWARD_EG = _pair_offsets("backward")
+STORM_MG, STORM_EG = _pair_offsets("king_storm")                            # + distance in ranks
 BISHOP_PAIR_MG, BISHOP_PAIR_EG = _pair_offsets("bishop_pair")
 ROOK_OPEN_MG, ROOK_OPEN_EG = _pair_offsets("rook_open")
 ROOK_HALF_OPEN_MG, ROOK_HALF_OPEN_EG = _pair_offsets("rook_half_open")
+ROOK_SEVENTH_MG, ROOK_SEVENTH_EG = _pair_offsets("rook_seventh")
+BISHOP_PAWNS_MG, BISHOP_PAWNS_EG = _pair_offsets("bishop_pawns")       # a value per own pawn on its colour
 SHIELD_MG, SHIELD_EG = _pair_offsets("king_shield")
 OPEN_FILES_MG, OPEN_FILES_EG = _pair_offsets("king_open_files")
 ZONE_MG, ZONE_EG = _pair_offsets("king_zone_attacks")           # + MOBILE index (kind - KNIGHT)
 ATTACKERS_MG, ATTACKERS_EG = _pair_offsets("king_attackers")
+PASSED_BLOCKED_MG, PASSED_BLOCKED_EG = _pair_offsets("passed_blocked")     # + rank
+OUTPOST_MG, OUTPOST_EG = _pair_offsets("outpost")                           # + kind - KNIGHT
+PINNED_MG, PINNED_EG = _pair_offsets("pinned")                              # + kind - PAWN
+SAFE_CHECK_MG, SAFE_CHECK_EG = _pair_offsets("safe_check")                  # + kind - KNIGHT
 THREAT_MG = np.array([0] + [OFFSET[f"threat_by_{k}_mg"] for k in THREATENERS], np.int64)    # by attacker kind
 THREAT_EG = np.array([0] + [OFFSET[f"threat_by_{k}_eg"] for k in THREATENERS], np.int64)
 HANGING_MG, HANGING_EG = _pair_offsets("hanging")
@@ -198,6 +217,12 @@ def _masks():
 
 
 FILE_AHEAD, PASSED_MASK, SHIELD_MASK, BESIDE, ADJACENT_FILES, DISTANCE = _masks()
+# [colour]: the fourth to sixth ranks from its side, where an outpost can be.
+SEVENTH_RANK = np.array([0xFF << 48, 0xFF << 8], np.uint64)        # [colour]
+# [square]: the squares of its colour.
+SAME_COLOUR = np.array([sum(1 << t for t in range(64) if (t % 8 + t // 8) % 2 == (sq % 8 + sq // 8) % 2)
+                        for sq in range(64)], np.uint64)
+OUTPOST_RANKS = np.array([sum(1 << sq for sq in range(24, 48)), sum(1 << sq for sq in range(16, 40))], np.uint64)
 NOT_FILE_A, NOT_FILE_H = ~FILE_BB[0], ~FILE_BB[7]
 SHIFT_7, SHIFT_9 = np.uint64(7), np.uint64(9)
 
@@ -237,7 +262,8 @@ def _side(st, colour, occ, trace):
     own_pawns = bb(st, base + PAWN)
     enemy_pawns = bb(st, ST_BB + enemy * BLACK_BIT + PAWN)
     pawn_att = _pawn_attacks(own_pawns, colour)
-    mobility_area = ~own & ~_pawn_attacks(enemy_pawns, enemy)
+    enemy_pawn_att = _pawn_attacks(enemy_pawns, enemy)
+    mobility_area = ~own & ~enemy_pawn_att
     king = st[ST_KING + colour]
     enemy_king = st[ST_KING + enemy]
     zone = KING_ATTACKS[enemy_king]
@@ -260,6 +286,11 @@ def _side(st, colour, occ, trace):
             a, b = _pair(trace, DOUBLED_MG, DOUBLED_EG, sign)
             mg += a
             eg += b
+        if (enemy_pawn_att & SQUARE_BB[sq + ahead_step]) != ZERO \
+                and (own_pawns & ADJACENT_FILES[sq & 7] & PASSED_MASK[enemy, sq + ahead_step]) == ZERO:
+            a, b = _pair(trace, BACKWARD_MG, BACKWARD_EG, sign)
+            mg += a
+            eg += b
         if (pawn_att & SQUARE_BB[sq]) != ZERO or (own_pawns & BESIDE[sq]) != ZERO:
             a, b = _pair(trace, CONNECTED_MG + rank, CONNECTED_EG + rank, sign)
             mg += a
@@ -277,6 +308,10 @@ def _side(st, colour, occ, trace):
             a, b = _pair(trace, PASSED_ENEMY_KING_MG + d, PASSED_ENEMY_KING_EG + d, sign)
             mg += a
             eg += b
+            if (occ & SQUARE_BB[front]) != ZERO:
+                a, b = _pair(trace, PASSED_BLOCKED_MG + rank, PASSED_BLOCKED_EG + rank, sign)
+                mg += a
+                eg += b
 
     # Knights, bishops, rooks, queens.
     knight_att = bishop_att = rook_att = queen_att = ZERO
@@ -290,15 +325,28 @@ def _side(st, colour, occ, trace):
             mg, eg = _on_square(trace, code, sq, sign, mg, eg)
             phase += PHASE_WEIGHT[kind]
             non_pawn += PIECE_VALUE[kind]
+            if kind <= BISHOP and (OUTPOST_RANKS[colour] & pawn_att & SQUARE_BB[sq]) != ZERO \
+                    and (enemy_pawns & PASSED_MASK[colour, sq] & ADJACENT_FILES[sq & 7]) == ZERO:
+                a, b = _pair(trace, OUTPOST_MG + kind - KNIGHT, OUTPOST_EG + kind - KNIGHT, sign)
+                mg += a
+                eg += b
             if kind == KNIGHT:
                 att = KNIGHT_ATTACKS[sq]
                 knight_att |= att
             elif kind == BISHOP:
                 att = bishop_attacks(sq, occ)
                 bishop_att |= att
+                n = popcount(own_pawns & SAME_COLOUR[sq])
+                a, b = _pair(trace, BISHOP_PAWNS_MG, BISHOP_PAWNS_EG, sign * n)
+                mg += a
+                eg += b
             elif kind == ROOK:
                 att = rook_attacks(sq, occ)
                 rook_att |= att
+                if (SEVENTH_RANK[colour] & SQUARE_BB[sq]) != ZERO:
+                    a, b = _pair(trace, ROOK_SEVENTH_MG, ROOK_SEVENTH_EG, sign)
+                    mg += a
+                    eg += b
                 file_bb = FILE_BB[sq & 7]
                 if (own_pawns & file_bb) == ZERO:
                     if (enemy_pawns & file_bb) == ZERO:
@@ -348,18 +396,64 @@ def _side(st, colour, occ, trace):
     a, b = _pair(trace, OPEN_FILES_MG + n, OPEN_FILES_EG + n, sign)
     mg += a
     eg += b
+    storm_zone = PASSED_MASK[colour, king] & enemy_pawns
+    for f in range(max(king_file - 1, 0), min(king_file + 1, 7) + 1):
+        group = storm_zone & FILE_BB[f]
+        d = 0
+        while group:
+            sq = lsb(group)
+            group &= group - np.uint64(1)
+            steps = abs((sq >> 3) - (king >> 3))
+            if d == 0 or steps < d:
+                d = steps
+        a, b = _pair(trace, STORM_MG + d, STORM_EG + d, sign)
+        mg += a
+        eg += b
+    # Own pieces pinned to the king: the only piece between it and an enemy slider that would attack it.
+    enemy_base = ST_BB + enemy * BLACK_BIT
+    enemy_queens = bb(st, enemy_base + QUEEN)
+    snipers = (rook_attacks(king, ZERO) & (bb(st, enemy_base + ROOK) | enemy_queens)) \
+        | (bishop_attacks(king, ZERO) & (bb(st, enemy_base + BISHOP) | enemy_queens))
+    while snipers:
+        sq = lsb(snipers)
+        snipers &= snipers - np.uint64(1)
+        blockers = BETWEEN[king, sq] & occ
+        if blockers != ZERO and (blockers & (blockers - np.uint64(1))) == ZERO and (blockers & own) != ZERO:
+            for kind in range(PAWN, KING):
+                if (bb(st, base + kind) & blockers) != ZERO:
+                    a, b = _pair(trace, PINNED_MG + kind - PAWN, PINNED_EG + kind - PAWN, sign)
+                    mg += a
+                    eg += b
     all_att = pawn_att | knight_att | bishop_att | rook_att | queen_att | KING_ATTACKS[king]
     return (mg, eg, phase, popcount(own_pawns), non_pawn,
             pawn_att, knight_att, bishop_att, rook_att, queen_att, all_att)
 
 
 @njit(cache=True, inline="always")
-def _threats(st, colour, by_pawn, by_knight, by_bishop, by_rook, by_queen, own_att, enemy_att, trace):
+def _threats(st, colour, occ, by_pawn, by_knight, by_bishop, by_rook, by_queen, own_att, enemy_att, trace):
     """``colour``'s threats, White's view -> (mg, eg): the enemy pieces of each kind its pawns, knights, bishops,
-    rooks and queens attack, and those it attacks that nothing defends."""
+    rooks and queens attack, those it attacks that nothing defends, and its kinds of safe checks."""
     sign = 1 if colour == WHITE else -1
-    enemy_base = ST_BB + (colour ^ 1) * BLACK_BIT
+    enemy = colour ^ 1
+    enemy_base = ST_BB + enemy * BLACK_BIT
     mg = eg = 0
+    enemy_king = st[ST_KING + enemy]
+    safe = ~bb(st, ST_OCC + colour) & ~enemy_att
+    diagonal = bishop_attacks(enemy_king, occ)
+    straight = rook_attacks(enemy_king, occ)
+    for kind in range(KNIGHT, KING):
+        if kind == KNIGHT:
+            checks = KNIGHT_ATTACKS[enemy_king] & by_knight
+        elif kind == BISHOP:
+            checks = diagonal & by_bishop
+        elif kind == ROOK:
+            checks = straight & by_rook
+        else:
+            checks = (diagonal | straight) & by_queen
+        if (checks & safe) != ZERO:
+            a, b = _pair(trace, SAFE_CHECK_MG + kind - KNIGHT, SAFE_CHECK_EG + kind - KNIGHT, sign)
+            mg += a
+            eg += b
     for victim in range(PAWN, KING):
         targets = bb(st, enemy_base + victim)
         if targets == ZERO:
@@ -396,8 +490,8 @@ def _evaluate(board, st, trace):
      w_p, w_n, w_b, w_r, w_q, w_all) = _side(st, WHITE, occ, trace)
     (bmg, beg, bphase, bpawns, bmat,
      b_p, b_n, b_b, b_r, b_q, b_all) = _side(st, BLACK, occ, trace)
-    tw_mg, tw_eg = _threats(st, WHITE, w_p, w_n, w_b, w_r, w_q, w_all, b_all, trace)
-    tb_mg, tb_eg = _threats(st, BLACK, b_p, b_n, b_b, b_r, b_q, b_all, w_all, trace)
+    tw_mg, tw_eg = _threats(st, WHITE, occ, w_p, w_n, w_b, w_r, w_q, w_all, b_all, trace)
+    tb_mg, tb_eg = _threats(st, BLACK, occ, b_p, b_n, b_b, b_r, b_q, b_all, w_all, trace)
     mg = wmg + bmg + tw_mg + tb_mg          # Black's terms are negative already
     eg = weg + beg + tw_eg + tb_eg
     ph = min(wphase + bphase, TOTAL_PHASE)
