@@ -217,11 +217,11 @@ def _masks():
 
 
 FILE_AHEAD, PASSED_MASK, SHIELD_MASK, BESIDE, ADJACENT_FILES, DISTANCE = _masks()
-# [colour]: the fourth to sixth ranks from its side, where an outpost can be.
-SEVENTH_RANK = np.array([0xFF << 48, 0xFF << 8], np.uint64)        # [colour]
+SEVENTH_RANK = np.array([0xFF << 48, 0xFF << 8], np.uint64)        # [colour]: the seventh rank from its side
 # [square]: the squares of its colour.
 SAME_COLOUR = np.array([sum(1 << t for t in range(64) if (t % 8 + t // 8) % 2 == (sq % 8 + sq // 8) % 2)
                         for sq in range(64)], np.uint64)
+# [colour]: the fourth to sixth ranks from its side, where an outpost can be.
 OUTPOST_RANKS = np.array([sum(1 << sq for sq in range(24, 48)), sum(1 << sq for sq in range(16, 40))], np.uint64)
 NOT_FILE_A, NOT_FILE_H = ~FILE_BB[0], ~FILE_BB[7]
 SHIFT_7, SHIFT_9 = np.uint64(7), np.uint64(9)
@@ -396,6 +396,7 @@ def _side(st, colour, occ, trace):
     a, b = _pair(trace, OPEN_FILES_MG + n, OPEN_FILES_EG + n, sign)
     mg += a
     eg += b
+    # The pawn storm: on each file at the king, the nearest enemy pawn ahead of it (its distance in ranks).
     storm_zone = PASSED_MASK[colour, king] & enemy_pawns
     for f in range(max(king_file - 1, 0), min(king_file + 1, 7) + 1):
         group = storm_zone & FILE_BB[f]
