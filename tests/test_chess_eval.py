@@ -158,7 +158,7 @@ def test_material_counts():
     assert level < ev("4k3/ppppppp1/8/8/8/8/PPPPPPPP/4K3 w - - 0 1") < level + 400
 
 
-def test_pins_outposts_blocked_passers_and_safe_checks():
+def test_pawn_piece_and_king_terms_count_where_they_should():
     """Each of these terms counts where it should, White's view (Black's count negative), and not elsewhere."""
     def count(fen, name, index):
         trace = trace_of(fen)[1]
