@@ -187,3 +187,20 @@ def test_pawn_piece_and_king_terms_count_where_they_should():
     # A rook on the seventh; a bishop with pawns on its colour (c1 is dark: d2 and b2 too, e2 not).
     assert count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "rook_seventh", 0) == (1, 1)
     assert count("4k3/8/8/8/8/8/1P1PP3/2B1K3 w - - 0 1", "bishop_pawns", 0) == (2, 2)
+    # A passed pawn on e5: its path free; with the black king on d8 (guarding e7 and e8) only the next square is;
+    # with it on d7, not even that.
+    assert count("8/8/8/4P3/8/8/k7/4K3 w - - 0 1", "passed_free", 4) == (1, 1)
+    assert count("3k4/8/8/4P3/8/8/8/4K3 w - - 0 1", "passed_free", 4) == (0, 0)
+    assert count("3k4/8/8/4P3/8/8/8/4K3 w - - 0 1", "passed_push", 4) == (1, 1)
+    assert count("8/3k4/8/4P3/8/8/8/4K3 w - - 0 1", "passed_push", 4) == (0, 0)
+    # Space: White's d4 leaves 11 squares of c2-f4, d3 and d2 behind it count twice (13); Black's 12 squares of
+    # c7-f5 lose c5 and e5 to the pawn (10).
+    assert count("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", "space", 13) == (1, 1)
+    assert count("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", "space", 10) == (-1, -1)
+    # The rook on a7 attacks d7, e7 and f7 beside the black king, which only the king guards: three weak squares;
+    # a black knight on e5 guards d7 and f7, leaving one.
+    assert count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "king_weak", 3) == (1, 1)
+    assert count("4k3/R7/8/4n3/8/8/8/4K3 w - - 0 1", "king_weak", 1) == (1, 1)
+    # c2-c3 would attack the knight on d4; with a black pawn on b4 guarding c3, no push threatens it.
+    assert count("4k3/8/8/8/3n4/8/2P5/4K3 w - - 0 1", "push_threat", 0) == (1, 1)
+    assert count("4k3/8/8/8/1p1n4/8/2P5/4K3 w - - 0 1", "push_threat", 0) == (0, 0)

@@ -10,22 +10,26 @@ Terms, each side from its own view, White's minus Black's, tapered linearly betw
 * mobility: a value for each number of squares a knight, bishop, rook or queen attacks that hold no own piece
   and no enemy pawn attacks (0..8, 13, 14, 27);
 * pawns: passed pawns by rank, and by the distance (0..7, king steps) of the own and of the enemy king to the
-  square in front of them, and by rank again when that square is occupied (blocked); connected pawns (defended
-  by a pawn, or with one beside them) by rank; doubled and isolated pawns; backward pawns (no own pawn beside
-  or behind on the adjacent files, and an enemy pawn attacking the square in front);
+  square in front of them, and by rank again when that square is occupied (blocked), when every square ahead
+  is empty and unattacked by the enemy (free), or else when the next one is (a safe push); connected pawns
+  (defended by a pawn, or with one beside them) by rank; doubled and isolated pawns; backward pawns (no own pawn
+  beside or behind on the adjacent files, and an enemy pawn attacking the square in front);
 * the bishop pair, rooks on open and half-open files and on the seventh rank; knights and bishops on an outpost
   (on the fourth to sixth rank from their side, defended by a pawn, and on a square no enemy pawn can ever
-  attack); for each bishop, the own pawns on squares of its colour;
+  attack); for each bishop, the own pawns on squares of its colour; space: a value by the number (0..16) of
+  centre squares (files c-f, second to fourth rank from its side) that hold no own pawn and no enemy pawn
+  attacks, those behind an own pawn counted twice;
 * king safety: the own pawns in its shield (file and the adjacent ones, one or two ranks ahead; 0..3), the
   files around it without own pawns (0..3), on each file around it the nearest enemy pawn ahead of it by its
-  distance (ranks 1..7; 0: none), the squares next to the enemy king each knight, bishop, rook and
-  queen attacks, and a value by the number of pieces attacking them (0..7); the own pieces pinned to the king
-  by an enemy bishop, rook or queen (by the pinned piece's kind); for each kind of knight, bishop, rook and
-  queen, whether one can give a safe check (move to an empty or enemy-held square no enemy piece attacks, from
-  which it checks the enemy king);
+  distance (ranks 1..7; 0: none), the squares next to the enemy king each knight, bishop, rook and queen
+  attacks, a value by the number of pieces attacking them (0..7), and one by the number of them (0..8) that own
+  pieces attack and no enemy pawn, knight, bishop or rook defends (weak); the own pieces pinned to the king by
+  an enemy bishop, rook or queen (by the pinned piece's kind); for each kind of knight, bishop, rook and queen,
+  whether one can give a safe check (move to an empty or enemy-held square no enemy piece attacks, from which
+  it checks the enemy king);
 * threats: the enemy pawns, knights, bishops, rooks and queens attacked by own pawns, knights, bishops, rooks
-  and queens (a value per attacker and victim kind, defended or not), and enemy pieces attacked and not defended
-  (hanging, by kind);
+  and queens (a value per attacker and victim kind, defended or not), enemy pieces attacked and not defended
+  (hanging, by kind), and enemy pieces (not pawns) that a safe pawn push would attack;
 * a tempo for the side to move;
 * outside the fitted terms: a side with no pawns and at most a minor piece's advantage (``PIECE_VALUE``, non-pawn
   material) rarely wins, so its advantage is divided by ``NO_PAWN_DIVISOR``.
@@ -82,6 +86,8 @@ MAX_ATTACKERS = 7                   # pieces attacking the enemy king's zone: 0.
 THREATENERS = KINDS[PAWN:KING]      # threats by pawns .. queens ...
 VICTIMS = KINDS[PAWN:KING]          # ... on enemy pawns .. queens (the king: no)
 OUTPOSTERS = (KNIGHT, BISHOP)       # the kinds valued on an outpost
+WEAK_COUNTS = 9                     # 0..8 weak squares next to the enemy king
+SPACE_COUNTS = 17                   # 0..16 space squares (more count as 16)
 PHASES = ("mg", "eg")
 # (name, size): a name ending in _mg is a middle-game term, _eg an ending term; each kind's two piece-square
 # tables come first, in kind order (PST, PST_STRIDE).
@@ -89,13 +95,15 @@ LAYOUT = tuple([(f"{KINDS[k]}_{ph}", TABLE_SIZE) for k in range(PAWN, KING + 1) 
                + [(f"{KINDS[k]}_mobility_{ph}", MOBILITY_COUNTS[k]) for k in MOBILE for ph in PHASES]
                + [(f"{name}_{ph}", size) for name, size in (
                    ("passed", RANK_VALUES), ("passed_own_king", DISTANCES), ("passed_enemy_king", DISTANCES),
-                   ("passed_blocked", RANK_VALUES), ("outpost", len(OUTPOSTERS)),
+                   ("passed_blocked", RANK_VALUES), ("passed_free", RANK_VALUES), ("passed_push", RANK_VALUES),
+                   ("outpost", len(OUTPOSTERS)),
                    ("connected", RANK_VALUES), ("doubled", 1), ("isolated", 1), ("backward", 1),
                    ("bishop_pair", 1), ("rook_open", 1), ("rook_half_open", 1), ("rook_seventh", 1),
-                   ("bishop_pawns", 1),
+                   ("bishop_pawns", 1), ("space", SPACE_COUNTS),
                    ("king_shield", SHIELD_COUNTS), ("king_open_files", OPEN_FILE_COUNTS), ("king_storm", DISTANCES),
                    ("king_zone_attacks", len(MOBILE)), ("king_attackers", MAX_ATTACKERS + 1),
-                   ("pinned", len(VICTIMS)), ("safe_check", len(MOBILE)))
+                   ("king_weak", WEAK_COUNTS), ("pinned", len(VICTIMS)), ("safe_check", len(MOBILE)),
+                   ("push_threat", 1))
                   for ph in PHASES]
                + [(f"threat_by_{kind}_{ph}", len(VICTIMS)) for kind in THREATENERS for ph in PHASES]
                + [(f"hanging_{ph}", len(VICTIMS)) for ph in PHASES]
@@ -134,7 +142,12 @@ OPEN_FILES_MG, OPEN_FILES_EG = _pair_offsets("king_open_files")
 ZONE_MG, ZONE_EG = _pair_offsets("king_zone_attacks")           # + MOBILE index (kind - KNIGHT)
 ATTACKERS_MG, ATTACKERS_EG = _pair_offsets("king_attackers")
 PASSED_BLOCKED_MG, PASSED_BLOCKED_EG = _pair_offsets("passed_blocked")     # + rank
+PASSED_FREE_MG, PASSED_FREE_EG = _pair_offsets("passed_free")             # + rank
+PASSED_PUSH_MG, PASSED_PUSH_EG = _pair_offsets("passed_push")             # + rank
 OUTPOST_MG, OUTPOST_EG = _pair_offsets("outpost")                           # + kind - KNIGHT
+SPACE_MG, SPACE_EG = _pair_offsets("space")                                 # + count
+KING_WEAK_MG, KING_WEAK_EG = _pair_offsets("king_weak")                     # + count
+PUSH_THREAT_MG, PUSH_THREAT_EG = _pair_offsets("push_threat")
 PINNED_MG, PINNED_EG = _pair_offsets("pinned")                              # + kind - PAWN
 SAFE_CHECK_MG, SAFE_CHECK_EG = _pair_offsets("safe_check")                  # + kind - KNIGHT
 THREAT_MG = np.array([0] + [OFFSET[f"threat_by_{k}_mg"] for k in THREATENERS], np.int64)    # by attacker kind
@@ -223,7 +236,13 @@ SAME_COLOUR = np.array([sum(1 << t for t in range(64) if (t % 8 + t // 8) % 2 ==
                         for sq in range(64)], np.uint64)
 # [colour]: the fourth to sixth ranks from its side, where an outpost can be.
 OUTPOST_RANKS = np.array([sum(1 << sq for sq in range(24, 48)), sum(1 << sq for sq in range(16, 40))], np.uint64)
+# [colour]: the centre files (c-f) on the second to fourth rank from its side, where space counts.
+SPACE_AREA = np.array([sum(1 << (r * 8 + f) for r in ranks for f in range(2, 6)) for ranks in ((1, 2, 3), (6, 5, 4))],
+                      np.uint64)
+# [colour]: the third rank from its side, from which a pawn pushed once can go on two.
+THIRD_RANK = np.array([0xFF << 16, 0xFF << 40], np.uint64)
 NOT_FILE_A, NOT_FILE_H = ~FILE_BB[0], ~FILE_BB[7]
+SHIFT_8, SHIFT_16 = np.uint64(8), np.uint64(16)
 SHIFT_7, SHIFT_9 = np.uint64(7), np.uint64(9)
 
 
@@ -253,8 +272,8 @@ def _pawn_attacks(pawns, colour):
 
 @njit(cache=True, inline="always")
 def _side(st, colour, occ, trace):
-    """``colour``'s terms but the threats, White's view -> (mg, eg, phase, pawns, nominal non-pawn material, and
-    the squares its pawns, knights, bishops, rooks, queens and all its pieces attack)."""
+    """``colour``'s terms but the threats, White's view -> (mg, eg, phase, pawns, nominal non-pawn material, its
+    passed pawns, and the squares its pawns, knights, bishops, rooks, queens and all its pieces attack)."""
     sign = 1 if colour == WHITE else -1
     enemy = colour ^ 1
     own = bb(st, ST_OCC + colour)
@@ -272,6 +291,7 @@ def _side(st, colour, occ, trace):
     # Pawns.
     code = colour * BLACK_BIT + PAWN
     ahead_step = 8 if colour == WHITE else -8
+    passed = ZERO
     group = own_pawns
     while group:
         sq = lsb(group)
@@ -296,6 +316,7 @@ def _side(st, colour, occ, trace):
             mg += a
             eg += b
         if (enemy_pawns & PASSED_MASK[colour, sq]) == ZERO:
+            passed |= SQUARE_BB[sq]
             a, b = _pair(trace, PASSED_MG + rank, PASSED_EG + rank, sign)
             mg += a
             eg += b
@@ -367,6 +388,17 @@ def _side(st, colour, occ, trace):
             a, b = _pair(trace, ZONE_MG + kind - KNIGHT, ZONE_EG + kind - KNIGHT, sign * n)
             mg += a
             eg += b
+    # Space: the safe centre squares on the own side (SPACE_AREA: no own pawn, no enemy pawn attacks them),
+    # those behind an own pawn counted twice.
+    area = SPACE_AREA[colour] & ~own_pawns & ~enemy_pawn_att
+    if colour == WHITE:
+        behind = (own_pawns >> SHIFT_8) | (own_pawns >> SHIFT_16)
+    else:
+        behind = (own_pawns << SHIFT_8) | (own_pawns << SHIFT_16)
+    n = min(popcount(area) + popcount(area & behind), SPACE_COUNTS - 1)
+    a, b = _pair(trace, SPACE_MG + n, SPACE_EG + n, sign)
+    mg += a
+    eg += b
     if popcount(bb(st, base + BISHOP)) >= 2:
         a, b = _pair(trace, BISHOP_PAIR_MG, BISHOP_PAIR_EG, sign)
         mg += a
@@ -426,19 +458,59 @@ def _side(st, colour, occ, trace):
                     mg += a
                     eg += b
     all_att = pawn_att | knight_att | bishop_att | rook_att | queen_att | KING_ATTACKS[king]
-    return (mg, eg, phase, popcount(own_pawns), non_pawn,
+    return (mg, eg, phase, popcount(own_pawns), non_pawn, passed,
             pawn_att, knight_att, bishop_att, rook_att, queen_att, all_att)
 
 
 @njit(cache=True, inline="always")
-def _threats(st, colour, occ, by_pawn, by_knight, by_bishop, by_rook, by_queen, own_att, enemy_att, trace):
+def _threats(st, colour, occ, passed, by_pawn, by_knight, by_bishop, by_rook, by_queen, own_att,
+             enemy_pawn_att, enemy_guard, enemy_att, trace):
     """``colour``'s threats, White's view -> (mg, eg): the enemy pieces of each kind its pawns, knights, bishops,
-    rooks and queens attack, those it attacks that nothing defends, and its kinds of safe checks."""
+    rooks and queens attack, those it attacks that nothing defends, its kinds of safe checks, the squares next to
+    the enemy king it attacks that no enemy pawn, knight, bishop or rook defends (``enemy_guard``), the enemy
+    pieces a safe pawn push would attack, and its passed pawns with a free path.  (These need both sides'
+    attacks, so they are here and not in ``_side``.)"""
     sign = 1 if colour == WHITE else -1
     enemy = colour ^ 1
     enemy_base = ST_BB + enemy * BLACK_BIT
     mg = eg = 0
     enemy_king = st[ST_KING + enemy]
+    n = popcount(KING_ATTACKS[enemy_king] & own_att & ~enemy_guard)
+    a, b = _pair(trace, KING_WEAK_MG + n, KING_WEAK_EG + n, sign)
+    mg += a
+    eg += b
+    # Pawn pushes (one step, or two from the start) to squares no enemy pawn attacks and the enemy does not
+    # attack unless the own side defends them, and the enemy pieces but pawns and the king they would attack.
+    own_pawns = bb(st, ST_BB + colour * BLACK_BIT + PAWN)
+    enemy_pawns = bb(st, enemy_base + PAWN)
+    if colour == WHITE:
+        push = (own_pawns << SHIFT_8) & ~occ
+        push |= ((push & THIRD_RANK[colour]) << SHIFT_8) & ~occ
+    else:
+        push = (own_pawns >> SHIFT_8) & ~occ
+        push |= ((push & THIRD_RANK[colour]) >> SHIFT_8) & ~occ
+    push &= ~enemy_pawn_att & (own_att | ~enemy_att)
+    pieces = bb(st, ST_OCC + enemy) & ~enemy_pawns & ~SQUARE_BB[enemy_king]
+    n = popcount(_pawn_attacks(push, colour) & pieces)
+    a, b = _pair(trace, PUSH_THREAT_MG, PUSH_THREAT_EG, sign * n)
+    mg += a
+    eg += b
+    # Passed pawns whose squares ahead are all empty and unattacked by the enemy (by rank), or else whose next
+    # square is.
+    blocked = occ | enemy_att
+    while passed:
+        sq = lsb(passed)
+        passed &= passed - np.uint64(1)
+        rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)
+        front = sq + 8 if colour == WHITE else sq - 8
+        if (FILE_AHEAD[colour, sq] & blocked) == ZERO:
+            a, b = _pair(trace, PASSED_FREE_MG + rank, PASSED_FREE_EG + rank, sign)
+        elif (SQUARE_BB[front] & blocked) == ZERO:
+            a, b = _pair(trace, PASSED_PUSH_MG + rank, PASSED_PUSH_EG + rank, sign)
+        else:
+            continue
+        mg += a
+        eg += b
     safe = ~bb(st, ST_OCC + colour) & ~enemy_att
     diagonal = bishop_attacks(enemy_king, occ)
     straight = rook_attacks(enemy_king, occ)
@@ -487,12 +559,14 @@ def _evaluate(board, st, trace):
     """Static score of the position from the side to move's point of view (see the module docstring); with a
     ``trace`` array (TRACE_SIZE, zeroed), also the coefficient of every parameter (see TRACE_PHASE)."""
     occ = bb(st, ST_OCC) | bb(st, ST_OCC + 1)
-    (wmg, weg, wphase, wpawns, wmat,
+    (wmg, weg, wphase, wpawns, wmat, w_passed,
      w_p, w_n, w_b, w_r, w_q, w_all) = _side(st, WHITE, occ, trace)
-    (bmg, beg, bphase, bpawns, bmat,
+    (bmg, beg, bphase, bpawns, bmat, b_passed,
      b_p, b_n, b_b, b_r, b_q, b_all) = _side(st, BLACK, occ, trace)
-    tw_mg, tw_eg = _threats(st, WHITE, occ, w_p, w_n, w_b, w_r, w_q, w_all, b_all, trace)
-    tb_mg, tb_eg = _threats(st, BLACK, occ, b_p, b_n, b_b, b_r, b_q, b_all, w_all, trace)
+    tw_mg, tw_eg = _threats(st, WHITE, occ, w_passed, w_p, w_n, w_b, w_r, w_q, w_all,
+                            b_p, b_p | b_n | b_b | b_r, b_all, trace)
+    tb_mg, tb_eg = _threats(st, BLACK, occ, b_passed, b_p, b_n, b_b, b_r, b_q, b_all,
+                            w_p, w_p | w_n | w_b | w_r, w_all, trace)
     mg = wmg + bmg + tw_mg + tb_mg          # Black's terms are negative already
     eg = weg + beg + tw_eg + tb_eg
     ph = min(wphase + bphase, TOTAL_PHASE)
