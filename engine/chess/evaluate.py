@@ -271,6 +271,14 @@ def _pawn_attacks(pawns, colour):
 
 
 @njit(cache=True, inline="always")
+def _pawn_rank_and_front(colour, sq):
+    """A pawn of ``colour`` on ``sq``: its rank from its own side (0..7) and the square in front of it."""
+    if colour == WHITE:
+        return sq >> 3, sq + 8
+    return 7 - (sq >> 3), sq - 8
+
+
+@njit(cache=True, inline="always")
 def _side(st, colour, occ, trace):
     """``colour``'s terms but the threats, White's view -> (mg, eg, phase, pawns, nominal non-pawn material, its
     passed pawns, and the squares its pawns, knights, bishops, rooks, queens and all its pieces attack)."""
@@ -290,14 +298,13 @@ def _side(st, colour, occ, trace):
 
     # Pawns.
     code = colour * BLACK_BIT + PAWN
-    ahead_step = 8 if colour == WHITE else -8
     passed = ZERO
     group = own_pawns
     while group:
         sq = lsb(group)
         group &= group - np.uint64(1)
         mg, eg = _on_square(trace, code, sq, sign, mg, eg)
-        rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)      # from its own side
+        rank, front = _pawn_rank_and_front(colour, sq)
         if (own_pawns & ADJACENT_FILES[sq & 7]) == ZERO:
             a, b = _pair(trace, ISOLATED_MG, ISOLATED_EG, sign)
             mg += a
@@ -306,8 +313,8 @@ def _side(st, colour, occ, trace):
             a, b = _pair(trace, DOUBLED_MG, DOUBLED_EG, sign)
             mg += a
             eg += b
-        if (enemy_pawn_att & SQUARE_BB[sq + ahead_step]) != ZERO \
-                and (own_pawns & ADJACENT_FILES[sq & 7] & PASSED_MASK[enemy, sq + ahead_step]) == ZERO:
+        if (enemy_pawn_att & SQUARE_BB[front]) != ZERO \
+                and (own_pawns & ADJACENT_FILES[sq & 7] & PASSED_MASK[enemy, front]) == ZERO:
             a, b = _pair(trace, BACKWARD_MG, BACKWARD_EG, sign)
             mg += a
             eg += b
@@ -320,7 +327,6 @@ def _side(st, colour, occ, trace):
             a, b = _pair(trace, PASSED_MG + rank, PASSED_EG + rank, sign)
             mg += a
             eg += b
-            front = sq + ahead_step
             d = DISTANCE[king, front]
             a, b = _pair(trace, PASSED_OWN_KING_MG + d, PASSED_OWN_KING_EG + d, sign)
             mg += a
@@ -501,8 +507,7 @@ def _threats(st, colour, occ, passed, by_pawn, by_knight, by_bishop, by_rook, by
     while passed:
         sq = lsb(passed)
         passed &= passed - np.uint64(1)
-        rank = (sq >> 3) if colour == WHITE else 7 - (sq >> 3)
-        front = sq + 8 if colour == WHITE else sq - 8
+        rank, front = _pawn_rank_and_front(colour, sq)
         if (FILE_AHEAD[colour, sq] & blocked) == ZERO:
             a, b = _pair(trace, PASSED_FREE_MG + rank, PASSED_FREE_EG + rank, sign)
         elif (SQUARE_BB[front] & blocked) == ZERO:
