@@ -204,3 +204,27 @@ def test_pawn_piece_and_king_terms_count_where_they_should():
     # c2-c3 would attack the knight on d4; with a black pawn on b4 guarding c3, no push threatens it.
     assert count("4k3/8/8/8/3n4/8/2P5/4K3 w - - 0 1", "push_threat", 0) == (1, 1)
     assert count("4k3/8/8/8/1p1n4/8/2P5/4K3 w - - 0 1", "push_threat", 0) == (0, 0)
+    # d4 is isolated and no black pawn stands ahead of it on its file; with one on d6, neither pawn is unopposed.
+    assert count("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", "weak_unopposed", 0) == (1, 1)
+    assert count("4k3/8/3p4/8/3P4/8/8/4K3 w - - 0 1", "weak_unopposed", 0) == (0, 0)
+    # e5 blocked by e6: White's on its fifth rank (4 from 0), Black's on its third (2).
+    assert count("4k3/8/4p3/4P3/8/8/8/4K3 w - - 0 1", "blocked_pawn", 4) == (1, 1)
+    assert count("4k3/8/4p3/4P3/8/8/8/4K3 w - - 0 1", "blocked_pawn", 2) == (-1, -1)
+    # King danger: the rook on a7 attacks d7, e7 and f7 next to the black king, all three weak, and can check
+    # safely on a8; a queen on a1 can check safely on a4 or h8: 3 + 3 + 2 + 2 units.  Without the queen, no king
+    # danger; Black's queen on h8, boxed in by its pawns, attacks nothing at the white king: 0 units.
+    assert count("4k2q/R5pp/8/8/8/8/8/Q3K3 w - - 0 1", "king_danger", 3 + 3 + 2 + 2) == (1, 1)
+    assert count("4k2q/R5pp/8/8/8/8/8/Q3K3 w - - 0 1", "king_danger", 0) == (-1, -1)
+    assert sum(count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "king_danger", i)[0] for i in range(24)) == 0
+    # Both rooks attack d5, e4 and b5; c4 attacks b5 and d5, which leaves Black one square, White three.
+    assert count("7k/8/8/4r3/2PR4/8/8/K7 w - - 0 1", "restricted", 0) == (3 - 1, 3 - 1)
+    # A queen on d5, in Black's half, where no black pawn can attack it; e7 could.
+    assert count("4k3/8/8/3Q4/8/8/8/4K3 w - - 0 1", "queen_infiltration", 0) == (1, 1)
+    assert count("4k3/4p3/8/3Q4/8/8/8/4K3 w - - 0 1", "queen_infiltration", 0) == (0, 0)
+    # A knight on d3 behind the pawn on d4, two king steps from its king on e1; with the pawn on d5, not behind.
+    assert count("4k3/8/8/8/3P4/3N4/8/4K3 w - - 0 1", "minor_behind_pawn", 0) == (1, 1)
+    assert count("4k3/8/8/3P4/8/3N4/8/4K3 w - - 0 1", "minor_behind_pawn", 0) == (0, 0)
+    assert count("4k3/8/8/3P4/8/3N4/8/4K3 w - - 0 1", "king_protector", 2) == (1, 1)
+    # The white king attacks the knight on e2, which nothing defends; with a black pawn on d3, it is defended.
+    assert count("4k3/8/8/8/8/8/4n3/4K3 w - - 0 1", "threat_by_king", 0) == (1, 1)
+    assert count("4k3/8/8/8/8/3p4/4n3/4K3 w - - 0 1", "threat_by_king", 0) == (0, 0)

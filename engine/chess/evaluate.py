@@ -13,12 +13,15 @@ Terms, each side from its own view, White's minus Black's, tapered linearly betw
   square in front of them, and by rank again when that square is occupied (blocked), when every square ahead
   is empty and unattacked by the enemy (free), or else when the next one is (a safe push); connected pawns
   (defended by a pawn, or with one beside them) by rank; doubled and isolated pawns; backward pawns (no own pawn
-  beside or behind on the adjacent files, and an enemy pawn attacking the square in front);
+  beside or behind on the adjacent files, and an enemy pawn attacking the square in front); isolated or backward
+  pawns with no enemy pawn ahead on their file (unopposed); pawns blocked by an enemy pawn, by rank;
 * the bishop pair, rooks on open and half-open files and on the seventh rank; knights and bishops on an outpost
   (on the fourth to sixth rank from their side, defended by a pawn, and on a square no enemy pawn can ever
-  attack); for each bishop, the own pawns on squares of its colour; space: a value by the number (0..16) of
-  centre squares (files c-f, second to fourth rank from its side) that hold no own pawn and no enemy pawn
-  attacks, those behind an own pawn counted twice;
+  attack); a knight or bishop behind a pawn (either side's, on the square in front), and by its distance to
+  the own king (0..7); a queen in the enemy's half where no enemy pawn can ever attack it; for each bishop, the
+  own pawns on squares of its colour; space: a value by the number (0..16) of centre squares (files c-f, second
+  to fourth rank from its side) that hold no own pawn and no enemy pawn attacks, those behind an own pawn
+  counted twice;
 * king safety: the own pawns in its shield (file and the adjacent ones, one or two ranks ahead; 0..3), the
   files around it without own pawns (0..3), on each file around it the nearest enemy pawn ahead of it by its
   distance (ranks 1..7; 0: none), the squares next to the enemy king each knight, bishop, rook and queen
@@ -26,10 +29,13 @@ Terms, each side from its own view, White's minus Black's, tapered linearly betw
   pieces attack and no enemy pawn, knight, bishop or rook defends (weak); the own pieces pinned to the king by
   an enemy bishop, rook or queen (by the pinned piece's kind); for each kind of knight, bishop, rook and queen,
   whether one can give a safe check (move to an empty or enemy-held square no enemy piece attacks, from which
-  it checks the enemy king);
+  it checks the enemy king); and, for a side with a queen, king danger: a value by the sum (0..23) of its
+  attacks on the squares next to the enemy king (counted per piece), the weak ones among them, and twice its
+  kinds of safe check;
 * threats: the enemy pawns, knights, bishops, rooks and queens attacked by own pawns, knights, bishops, rooks
   and queens (a value per attacker and victim kind, defended or not), enemy pieces attacked and not defended
-  (hanging, by kind), and enemy pieces (not pawns) that a safe pawn push would attack;
+  (hanging, by kind), the undefended enemy pieces the king attacks, enemy pieces (not pawns) that a safe pawn push
+  would attack, and the squares both sides attack where no enemy pawn does (restricted);
 * a tempo for the side to move;
 * outside the fitted terms: a side with no pawns and at most a minor piece's advantage (``PIECE_VALUE``, non-pawn
   material) rarely wins, so its advantage is divided by ``NO_PAWN_DIVISOR``.
@@ -88,6 +94,8 @@ VICTIMS = KINDS[PAWN:KING]          # ... on enemy pawns .. queens (the king: no
 OUTPOSTERS = (KNIGHT, BISHOP)       # the kinds valued on an outpost
 WEAK_COUNTS = 9                     # 0..8 weak squares next to the enemy king
 SPACE_COUNTS = 17                   # 0..16 space squares (more count as 16)
+DANGER_SIZE = 24                    # king danger, with a queen: 0..23 units (more count as 23)
+PROTECTORS = (KNIGHT, BISHOP)       # the kinds valued by their distance to the own king
 PHASES = ("mg", "eg")
 # (name, size): a name ending in _mg is a middle-game term, _eg an ending term; each kind's two piece-square
 # tables come first, in kind order (PST, PST_STRIDE).
@@ -98,12 +106,15 @@ LAYOUT = tuple([(f"{KINDS[k]}_{ph}", TABLE_SIZE) for k in range(PAWN, KING + 1) 
                    ("passed_blocked", RANK_VALUES), ("passed_free", RANK_VALUES), ("passed_push", RANK_VALUES),
                    ("outpost", len(OUTPOSTERS)),
                    ("connected", RANK_VALUES), ("doubled", 1), ("isolated", 1), ("backward", 1),
+                   ("weak_unopposed", 1), ("blocked_pawn", RANK_VALUES),
                    ("bishop_pair", 1), ("rook_open", 1), ("rook_half_open", 1), ("rook_seventh", 1),
                    ("bishop_pawns", 1), ("space", SPACE_COUNTS),
                    ("king_shield", SHIELD_COUNTS), ("king_open_files", OPEN_FILE_COUNTS), ("king_storm", DISTANCES),
                    ("king_zone_attacks", len(MOBILE)), ("king_attackers", MAX_ATTACKERS + 1),
                    ("king_weak", WEAK_COUNTS), ("pinned", len(VICTIMS)), ("safe_check", len(MOBILE)),
-                   ("push_threat", 1))
+                   ("push_threat", 1), ("king_danger", DANGER_SIZE), ("restricted", 1),
+                   ("queen_infiltration", 1), ("minor_behind_pawn", 1), ("king_protector", len(PROTECTORS) * DISTANCES),
+                   ("threat_by_king", 1))
                   for ph in PHASES]
                + [(f"threat_by_{kind}_{ph}", len(VICTIMS)) for kind in THREATENERS for ph in PHASES]
                + [(f"hanging_{ph}", len(VICTIMS)) for ph in PHASES]
@@ -148,6 +159,14 @@ OUTPOST_MG, OUTPOST_EG = _pair_offsets("outpost")                           # + 
 SPACE_MG, SPACE_EG = _pair_offsets("space")                                 # + count
 KING_WEAK_MG, KING_WEAK_EG = _pair_offsets("king_weak")                     # + count
 PUSH_THREAT_MG, PUSH_THREAT_EG = _pair_offsets("push_threat")
+WEAK_UNOPPOSED_MG, WEAK_UNOPPOSED_EG = _pair_offsets("weak_unopposed")
+BLOCKED_PAWN_MG, BLOCKED_PAWN_EG = _pair_offsets("blocked_pawn")           # + rank
+KING_DANGER_MG, KING_DANGER_EG = _pair_offsets("king_danger")             # + units
+RESTRICTED_MG, RESTRICTED_EG = _pair_offsets("restricted")
+QUEEN_INFILTRATION_MG, QUEEN_INFILTRATION_EG = _pair_offsets("queen_infiltration")
+MINOR_BEHIND_PAWN_MG, MINOR_BEHIND_PAWN_EG = _pair_offsets("minor_behind_pawn")
+KING_PROTECTOR_MG, KING_PROTECTOR_EG = _pair_offsets("king_protector")     # + (kind - KNIGHT) * DISTANCES + distance
+THREAT_BY_KING_MG, THREAT_BY_KING_EG = _pair_offsets("threat_by_king")
 PINNED_MG, PINNED_EG = _pair_offsets("pinned")                              # + kind - PAWN
 SAFE_CHECK_MG, SAFE_CHECK_EG = _pair_offsets("safe_check")                  # + kind - KNIGHT
 THREAT_MG = np.array([0] + [OFFSET[f"threat_by_{k}_mg"] for k in THREATENERS], np.int64)    # by attacker kind
@@ -236,6 +255,8 @@ SAME_COLOUR = np.array([sum(1 << t for t in range(64) if (t % 8 + t // 8) % 2 ==
                         for sq in range(64)], np.uint64)
 # [colour]: the fourth to sixth ranks from its side, where an outpost can be.
 OUTPOST_RANKS = np.array([sum(1 << sq for sq in range(24, 48)), sum(1 << sq for sq in range(16, 40))], np.uint64)
+# [colour]: the enemy's half of the board, where a queen may infiltrate.
+ENEMY_HALF = np.array([sum(1 << sq for sq in range(32, 64)), sum(1 << sq for sq in range(32))], np.uint64)
 # [colour]: the centre files (c-f) on the second to fourth rank from its side, where space counts.
 SPACE_AREA = np.array([sum(1 << (r * 8 + f) for r in ranks for f in range(2, 6)) for ranks in ((1, 2, 3), (6, 5, 4))],
                       np.uint64)
@@ -281,7 +302,8 @@ def _pawn_rank_and_front(colour, sq):
 @njit(cache=True, inline="always")
 def _side(st, colour, occ, trace):
     """``colour``'s terms but the threats, White's view -> (mg, eg, phase, pawns, nominal non-pawn material, its
-    passed pawns, and the squares its pawns, knights, bishops, rooks, queens and all its pieces attack)."""
+    passed pawns, its attacks on the enemy king's zone (squares, counted per piece), and the squares its pawns,
+    knights, bishops, rooks, queens and all its pieces attack)."""
     sign = 1 if colour == WHITE else -1
     enemy = colour ^ 1
     own = bb(st, ST_OCC + colour)
@@ -305,7 +327,8 @@ def _side(st, colour, occ, trace):
         group &= group - np.uint64(1)
         mg, eg = _on_square(trace, code, sq, sign, mg, eg)
         rank, front = _pawn_rank_and_front(colour, sq)
-        if (own_pawns & ADJACENT_FILES[sq & 7]) == ZERO:
+        isolated = (own_pawns & ADJACENT_FILES[sq & 7]) == ZERO
+        if isolated:
             a, b = _pair(trace, ISOLATED_MG, ISOLATED_EG, sign)
             mg += a
             eg += b
@@ -313,9 +336,19 @@ def _side(st, colour, occ, trace):
             a, b = _pair(trace, DOUBLED_MG, DOUBLED_EG, sign)
             mg += a
             eg += b
-        if (enemy_pawn_att & SQUARE_BB[front]) != ZERO \
-                and (own_pawns & ADJACENT_FILES[sq & 7] & PASSED_MASK[enemy, front]) == ZERO:
+        backward = (enemy_pawn_att & SQUARE_BB[front]) != ZERO \
+            and (own_pawns & ADJACENT_FILES[sq & 7] & PASSED_MASK[enemy, front]) == ZERO
+        if backward:
             a, b = _pair(trace, BACKWARD_MG, BACKWARD_EG, sign)
+            mg += a
+            eg += b
+        # Isolated or backward with no enemy pawn ahead on its file: open to the enemy's rooks and queens.
+        if (isolated or backward) and (enemy_pawns & FILE_AHEAD[colour, sq]) == ZERO:
+            a, b = _pair(trace, WEAK_UNOPPOSED_MG, WEAK_UNOPPOSED_EG, sign)
+            mg += a
+            eg += b
+        if (enemy_pawns & SQUARE_BB[front]) != ZERO:
+            a, b = _pair(trace, BLOCKED_PAWN_MG + rank, BLOCKED_PAWN_EG + rank, sign)
             mg += a
             eg += b
         if (pawn_att & SQUARE_BB[sq]) != ZERO or (own_pawns & BESIDE[sq]) != ZERO:
@@ -341,8 +374,10 @@ def _side(st, colour, occ, trace):
                 eg += b
 
     # Knights, bishops, rooks, queens.
+    all_pawns = own_pawns | enemy_pawns
+    pawn_behind = (all_pawns >> SHIFT_8) if colour == WHITE else (all_pawns << SHIFT_8)     # a pawn in front
     knight_att = bishop_att = rook_att = queen_att = ZERO
-    attackers = 0
+    attackers = zone_hits = 0
     for kind in range(KNIGHT, KING):
         code = colour * BLACK_BIT + kind
         group = bb(st, ST_BB + code)
@@ -357,6 +392,15 @@ def _side(st, colour, occ, trace):
                 a, b = _pair(trace, OUTPOST_MG + kind - KNIGHT, OUTPOST_EG + kind - KNIGHT, sign)
                 mg += a
                 eg += b
+            if kind <= BISHOP:
+                i = (kind - KNIGHT) * DISTANCES + DISTANCE[sq, king]
+                a, b = _pair(trace, KING_PROTECTOR_MG + i, KING_PROTECTOR_EG + i, sign)
+                mg += a
+                eg += b
+                if (pawn_behind & SQUARE_BB[sq]) != ZERO:
+                    a, b = _pair(trace, MINOR_BEHIND_PAWN_MG, MINOR_BEHIND_PAWN_EG, sign)
+                    mg += a
+                    eg += b
             if kind == KNIGHT:
                 att = KNIGHT_ATTACKS[sq]
                 knight_att |= att
@@ -385,12 +429,19 @@ def _side(st, colour, occ, trace):
             else:
                 att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
                 queen_att |= att
+                # In the enemy half, where no enemy pawn can ever attack it.
+                if (ENEMY_HALF[colour] & SQUARE_BB[sq]) != ZERO \
+                        and (enemy_pawns & PASSED_MASK[colour, sq] & ADJACENT_FILES[sq & 7]) == ZERO:
+                    a, b = _pair(trace, QUEEN_INFILTRATION_MG, QUEEN_INFILTRATION_EG, sign)
+                    mg += a
+                    eg += b
             n = popcount(att & mobility_area)
             a, b = _pair(trace, MOBILITY_MG[kind] + n, MOBILITY_EG[kind] + n, sign)
             mg += a
             eg += b
             n = popcount(att & zone)
             attackers += n > 0
+            zone_hits += n
             a, b = _pair(trace, ZONE_MG + kind - KNIGHT, ZONE_EG + kind - KNIGHT, sign * n)
             mg += a
             eg += b
@@ -464,17 +515,19 @@ def _side(st, colour, occ, trace):
                     mg += a
                     eg += b
     all_att = pawn_att | knight_att | bishop_att | rook_att | queen_att | KING_ATTACKS[king]
-    return (mg, eg, phase, popcount(own_pawns), non_pawn, passed,
+    return (mg, eg, phase, popcount(own_pawns), non_pawn, passed, zone_hits,
             pawn_att, knight_att, bishop_att, rook_att, queen_att, all_att)
 
 
 @njit(cache=True, inline="always")
-def _threats(st, colour, occ, passed, by_pawn, by_knight, by_bishop, by_rook, by_queen, own_att,
+def _threats(st, colour, occ, passed, zone_hits, by_pawn, by_knight, by_bishop, by_rook, by_queen, own_att,
              enemy_pawn_att, enemy_guard, enemy_att, trace):
     """``colour``'s threats, White's view -> (mg, eg): the enemy pieces of each kind its pawns, knights, bishops,
     rooks and queens attack, those it attacks that nothing defends, its kinds of safe checks, the squares next to
-    the enemy king it attacks that no enemy pawn, knight, bishop or rook defends (``enemy_guard``), the enemy
-    pieces a safe pawn push would attack, and its passed pawns with a free path.  (These need both sides'
+    the enemy king it attacks that no enemy pawn, knight, bishop or rook defends (``enemy_guard``), alone and
+    with the attacks on the king's zone (``zone_hits``) and its safe checks if it has a queen (king danger), the enemy
+    pieces a safe pawn push would attack, its passed pawns with a free path, the squares both sides attack but
+    no enemy pawn (restricted) and the undefended enemy pieces its king attacks.  (These need both sides'
     attacks, so they are here and not in ``_side``.)"""
     sign = 1 if colour == WHITE else -1
     enemy = colour ^ 1
@@ -483,6 +536,15 @@ def _threats(st, colour, occ, passed, by_pawn, by_knight, by_bishop, by_rook, by
     enemy_king = st[ST_KING + enemy]
     n = popcount(KING_ATTACKS[enemy_king] & own_att & ~enemy_guard)
     a, b = _pair(trace, KING_WEAK_MG + n, KING_WEAK_EG + n, sign)
+    mg += a
+    eg += b
+    danger = zone_hits + n
+    n = popcount(own_att & enemy_att & ~enemy_pawn_att)
+    a, b = _pair(trace, RESTRICTED_MG, RESTRICTED_EG, sign * n)
+    mg += a
+    eg += b
+    n = popcount(KING_ATTACKS[st[ST_KING + colour]] & bb(st, ST_OCC + enemy) & ~SQUARE_BB[enemy_king] & ~enemy_att)
+    a, b = _pair(trace, THREAT_BY_KING_MG, THREAT_BY_KING_EG, sign * n)
     mg += a
     eg += b
     # Pawn pushes (one step, or two from the start) to squares no enemy pawn attacks and the enemy does not
@@ -532,6 +594,14 @@ def _threats(st, colour, occ, passed, by_pawn, by_knight, by_bishop, by_rook, by
             a, b = _pair(trace, SAFE_CHECK_MG + kind - KNIGHT, SAFE_CHECK_EG + kind - KNIGHT, sign)
             mg += a
             eg += b
+            danger += 2
+    # King danger, with a queen to lead the attack: the attacks on the enemy king's zone, its weak squares and
+    # twice the kinds of safe check together, as one index (a table, so the fit finds the curve).
+    if bb(st, ST_BB + colour * BLACK_BIT + QUEEN) != ZERO:
+        i = min(danger, DANGER_SIZE - 1)
+        a, b = _pair(trace, KING_DANGER_MG + i, KING_DANGER_EG + i, sign)
+        mg += a
+        eg += b
     for victim in range(PAWN, KING):
         targets = bb(st, enemy_base + victim)
         if targets == ZERO:
@@ -564,13 +634,13 @@ def _evaluate(board, st, trace):
     """Static score of the position from the side to move's point of view (see the module docstring); with a
     ``trace`` array (TRACE_SIZE, zeroed), also the coefficient of every parameter (see TRACE_PHASE)."""
     occ = bb(st, ST_OCC) | bb(st, ST_OCC + 1)
-    (wmg, weg, wphase, wpawns, wmat, w_passed,
+    (wmg, weg, wphase, wpawns, wmat, w_passed, w_zone_hits,
      w_p, w_n, w_b, w_r, w_q, w_all) = _side(st, WHITE, occ, trace)
-    (bmg, beg, bphase, bpawns, bmat, b_passed,
+    (bmg, beg, bphase, bpawns, bmat, b_passed, b_zone_hits,
      b_p, b_n, b_b, b_r, b_q, b_all) = _side(st, BLACK, occ, trace)
-    tw_mg, tw_eg = _threats(st, WHITE, occ, w_passed, w_p, w_n, w_b, w_r, w_q, w_all,
+    tw_mg, tw_eg = _threats(st, WHITE, occ, w_passed, w_zone_hits, w_p, w_n, w_b, w_r, w_q, w_all,
                             b_p, b_p | b_n | b_b | b_r, b_all, trace)
-    tb_mg, tb_eg = _threats(st, BLACK, occ, b_passed, b_p, b_n, b_b, b_r, b_q, b_all,
+    tb_mg, tb_eg = _threats(st, BLACK, occ, b_passed, b_zone_hits, b_p, b_n, b_b, b_r, b_q, b_all,
                             w_p, w_p | w_n | w_b | w_r, w_all, trace)
     mg = wmg + bmg + tw_mg + tb_mg          # Black's terms are negative already
     eg = weg + beg + tw_eg + tb_eg
