@@ -524,9 +524,9 @@ def _threats(st, colour, occ, passed, zone_hits, by_pawn, by_knight, by_bishop, 
              enemy_pawn_att, enemy_guard, enemy_att, trace):
     """``colour``'s threats, White's view -> (mg, eg): the enemy pieces of each kind its pawns, knights, bishops,
     rooks and queens attack, those it attacks that nothing defends, its kinds of safe checks, the squares next to
-    the enemy king it attacks that no enemy pawn, knight, bishop or rook defends (``enemy_guard``), alone and
-    with the attacks on the king's zone (``zone_hits``) and its safe checks if it has a queen (king danger), the enemy
-    pieces a safe pawn push would attack, its passed pawns with a free path, the squares both sides attack but
+    the enemy king it attacks that no enemy pawn, knight, bishop or rook defends (``enemy_guard``: weak), its king
+    danger if it has a queen (its ``zone_hits``, the weak squares and its safe checks together), the enemy pieces a
+    safe pawn push would attack, its passed pawns with a free path, the squares both sides attack but
     no enemy pawn (restricted) and the undefended enemy pieces its king attacks.  (These need both sides'
     attacks, so they are here and not in ``_side``.)"""
     sign = 1 if colour == WHITE else -1
