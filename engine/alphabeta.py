@@ -69,7 +69,7 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
  P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH,
  P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION,
- P_PROBCUT_CAPTURES, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
+ P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
@@ -673,6 +673,16 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                                        + ctrl[P_PARENT_FUTILITY_BASE]
                                        + ctrl[P_PARENT_FUTILITY_PER_PLY] * lmr_depth <= alpha))
                     and not gives_check(board, st, m)):
+                continue
+
+        # Step 13b. Pruning by exchange (SEE_PRUNE_DEPTH): a late move that loses more material by exchange than
+        # the depth left could win back, quiets by their reduced depth, captures by the whole.
+        if not root and not checked and best > -MATE_BOUND and depth < ctrl[P_SEE_PRUNE_DEPTH]:
+            if capture:
+                margin = ctrl[P_SEE_CAPTURE_MARGIN] * depth
+            else:
+                margin = ctrl[P_SEE_QUIET_MARGIN] * max(depth - 1 - lmr, 0)
+            if not see_ge(board, st, m, -margin) and not gives_check(board, st, m):
                 continue
 
         ss[ply, SS_MOVE] = m

@@ -75,6 +75,11 @@ PARAMS = (
     Param("PROBCUT_IMPROVING", 50, 0, 200, 10, "... less this when improving"),
     Param("PROBCUT_REDUCTION", 4, 2, 6, 1, "plies less for the shallow search"),
     Param("PROBCUT_CAPTURES", 3, 1, 8, 1, "at most this many captures tried"),
+    # Pruning by exchange at shallow depth: a late move that loses material by exchange (SEE) beyond a margin
+    # that grows with the depth is not searched; never a check (off until an SPRT keeps it).
+    Param("SEE_PRUNE_DEPTH", 0, 0, 14, 1, "prune losing exchanges below this depth (0: off)", tuned=False),
+    Param("SEE_QUIET_MARGIN", 60, 0, 300, 10, "a quiet may lose this much per ply of its reduced depth ..."),
+    Param("SEE_CAPTURE_MARGIN", 150, 0, 600, 20, "... a capture this much per ply of depth"),
     # The move limit (60 moves in xiangqi, 50 in chess).
     Param("MOVE_LIMIT_HORIZON", 4, 0, 16, 1, "plies of extensions beyond the depth that may reach the limit"),
     Param("MOVE_LIMIT_DAMPING", 0, 0, 100, 8, "percent of a static score lost at the limit"),
