@@ -76,7 +76,8 @@ PARAMS = (
     Param("PROBCUT_REDUCTION", 4, 2, 6, 1, "plies less for the shallow search"),
     Param("PROBCUT_CAPTURES", 3, 1, 8, 1, "at most this many captures tried"),
     # Pruning by exchange at shallow depth: a late move that loses material by exchange (SEE) beyond a margin
-    # that grows with the depth is not searched; never a check (off until an SPRT keeps it).
+    # that grows with the depth is not searched; never a check (off by default: chess's own default is 8, kept by
+    # its SPRT, in engine/chess/constants.py; xiangqi's waits for one).
     Param("SEE_PRUNE_DEPTH", 0, 0, 14, 1, "prune losing exchanges below this depth (0: off)", tuned=False),
     Param("SEE_QUIET_MARGIN", 60, 0, 300, 10, "a quiet may lose this much per ply of its reduced depth ..."),
     Param("SEE_CAPTURE_MARGIN", 150, 0, 600, 20, "... a capture this much per ply of depth"),

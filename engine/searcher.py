@@ -251,7 +251,8 @@ class Searcher:
         self.books: list = []                   # opening books (engine.book), the first that knows a position
         self.book_best = False                  # play the book's heaviest move rather than draw one by weight
         self._no_tables = TableSet()            # the tables of a level that may not use them
-        self.params = search_params.array()     # the search's tunable parameters (set_params)
+        self.param_values: dict = {}            # the search's tunable parameters set by name (set_params) ...
+        self.params = search_params.array()     # ... and all of them for this search (_use_game)
         self.networks: dict = {}                # game name -> its evaluation network (set_network), if any
         self._thread_nets: list = []            # each thread's network and accumulators (engine.nnue.kernels)
 
@@ -282,9 +283,10 @@ class Searcher:
 
     def set_params(self, values: Optional[dict] = None) -> None:
         """Search with these tunable parameters (``engine.search_params``: {name: value}, checked there); the
-        others at their defaults.  None or {}: all at their defaults."""
+        others at their defaults, the game's where it has its own (``Game.search_params``).  None or {}: all
+        at their defaults."""
         self.wait()
-        self.params = search_params.array(values)
+        self.param_values = dict(values or {})
 
     def set_network(self, game, network=None) -> None:
         """Evaluate ``game``'s positions with ``network`` (an ``engine.nnue.network.Network``; None: with the
@@ -319,8 +321,10 @@ class Searcher:
         self.threads = max(1, int(n))
 
     def _use_game(self, game) -> None:
-        """Work arrays shaped for ``game`` (made anew only when the game changes), one set per thread."""
+        """Work arrays shaped for ``game`` (made anew only when the game changes), one set per thread, and the
+        search parameters: the game's defaults, then those set by name."""
         kernels = game.kernels()
+        self.params = search_params.array({**game.search_params, **self.param_values})
         if game is not self.game:
             (ctrl, self.ss, self.pv, self.moves, self.order, self.history,
              self.reps) = ab.new_work_arrays(kernels.MAX_MOVES, kernels.HISTORY_SIZE)

@@ -44,6 +44,28 @@ def test_the_search_reads_its_parameters_at_run_time():
     assert first == again and other != first
 
 
+def test_a_game_searches_with_its_own_defaults_and_a_set_value_overrides_them():
+    """A game may keep its own default for a parameter (``Game.search_params``, each kept by an SPRT in that
+    game): chess prunes by exchange, xiangqi not; the same searcher switches with the game, and a value set by
+    name (the SearchParams option, an SPRT's) wins over the game's."""
+    from engine.game import game_named
+    from engine.searcher import Searcher, search_once
+    chess, xiangqi = game_named("chess"), game_named("xiangqi")
+    assert chess.search_params == {"SEE_PRUNE_DEPTH": 8} and xiangqi.search_params == {}
+    s = Searcher(16)
+    see = INDEX["SEE_PRUNE_DEPTH"]
+    for game, expected in ((chess, 8), (xiangqi, 0), (chess, 8)):
+        search_once(game.position(), depth=2, searcher=s)
+        assert s.params[see] == expected and s.params[INDEX["LMP_BASE"]] == DEFAULTS[INDEX["LMP_BASE"]]
+    nodes = []
+    for values in ({"SEE_PRUNE_DEPTH": 0}, None):
+        s.new_game()
+        s.set_params(values)
+        nodes.append(search_once(chess.position(), depth=9, searcher=s).info.nodes)
+        assert s.params[see] == (0 if values else 8)
+    assert nodes[0] != nodes[1]
+
+
 def test_the_option_sets_the_parameters_and_refuses_bad_ones():
     from engine.protocol.core import OPTIONS, CommandError
     option = OPTIONS["search_params"]

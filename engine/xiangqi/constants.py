@@ -42,6 +42,9 @@ MOVE_LIMIT_PLIES = 120  # 60 moves by each side without a capture: a draw (Asian
 # What the match runner tells other engines (engine.match.engines): the UCI_Variant and xboard variant names,
 # whether UCCI (a xiangqi protocol) plays this game, and that moves cross as ICCS coordinates (ranks 0-9, which
 # some engines number 1-10, with horse and elephant letters that some FEN readers want as H/E).
+# The search parameters (engine.search_params) whose default differs in this game: none.
+SEARCH_PARAMS = {}
+
 UCI_VARIANT = XBOARD_VARIANT = "xiangqi"
 UCCI = True
 ICCS = True
