@@ -69,12 +69,13 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
  P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH,
  P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION,
- P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
+ P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE,
+ P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
-SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST = range(7)
-SS_LEN = 7
+SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION = range(8)
+SS_LEN = 8
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
@@ -560,8 +561,11 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         raw_static = NO_EVAL
         ss[ply, SS_EVAL] = -INFINITE
         improving = False
-        depth += 1                                  # check extension
+        extended = ply == 0 or ss[ply - 1, SS_NO_EXTENSION] == 0
+        if extended:
+            depth += 1                              # check extension (CHECK_EXTENSION_SEE: not of a losing check)
     else:
+        extended = False
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
         static = _damped(raw_static, st, hist, ctrl)
         refined = _refined(static, bound_score, bound, ctrl)
@@ -614,6 +618,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             tried += 1
             ss[ply, SS_MOVE] = m
             ss[ply, SS_HIST] = history_index(board, m)
+            ss[ply, SS_NO_EXTENSION] = 0
             _do_move(board, st, hist, keys, reps, m)
             score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply + 1,
                              -raised, -raised + 1)
@@ -687,6 +692,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
 
         ss[ply, SS_MOVE] = m
         ss[ply, SS_HIST] = h
+        ss[ply, SS_NO_EXTENSION] = 1 if (ctrl[P_CHECK_EXTENSION_SEE] != 0 and gives_check(board, st, m)
+                                         and not see_ge(board, st, m, 0)) else 0
         _do_move(board, st, hist, keys, reps, m)
 
         # Step 14. Search the move: the first with the full window, the others with a null window (late quiet
@@ -748,7 +755,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         path_dep |= any_path_dep
     ss[ply, SS_PATH_DEP] = path_dep
     if path_dep == 0 and not root:
-        stored_depth = depth - checked if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
+        stored_depth = depth - (1 if extended else 0) if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
         _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, stored_depth, ply)
     return best
 

@@ -81,6 +81,10 @@ PARAMS = (
     Param("SEE_PRUNE_DEPTH", 0, 0, 14, 1, "prune losing exchanges below this depth (0: off)", tuned=False),
     Param("SEE_QUIET_MARGIN", 60, 0, 300, 10, "a quiet may lose this much per ply of its reduced depth ..."),
     Param("SEE_CAPTURE_MARGIN", 150, 0, 600, 20, "... a capture this much per ply of depth"),
+    # A check that loses material by exchange is not extended, as Stockfish 11 does (off: in xiangqi mating
+    # attacks are chains of sacrificial checks; see the SPRT table).
+    Param("CHECK_EXTENSION_SEE", 0, 0, 1, 1, "1: a check that loses material by exchange is not extended",
+          tuned=False),
     # The move limit (60 moves in xiangqi, 50 in chess).
     Param("MOVE_LIMIT_HORIZON", 4, 0, 16, 1, "plies of extensions beyond the depth that may reach the limit"),
     Param("MOVE_LIMIT_DAMPING", 0, 0, 100, 8, "percent of a static score lost at the limit"),
