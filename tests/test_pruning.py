@@ -44,27 +44,34 @@ def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(na
     assert len(mates) == 8 and all(tried[i][1] == score for i, score in mates)
 
 
+def _depths_stored_after_checks(pos, params, depth):
+    """Search ``pos`` to ``depth`` with these search parameters, then {check: the depth the table holds for the
+    position after it (None: nothing)} for each checking move of the root."""
+    from engine import tt
+    from engine.searcher import Searcher, search_once
+    searcher = Searcher(16)
+    searcher.set_params(params)
+    search_once(pos, depth=depth, searcher=searcher)
+    stored = {}
+    for move in pos.legal_moves():
+        pos.push(move)
+        if pos.in_check():
+            key, lock = pos.keys[pos.ply]
+            found, _, _, entry_depth, _, _ = tt.tt_probe(searcher.tt, key, lock)
+            stored[pos.move_name(move)] = int(entry_depth) if found else None
+        pos.pop()
+    return stored
+
+
 @pytest.mark.parametrize("depth", [3, 4])
 def test_a_node_in_check_stores_the_depth_it_was_asked_for(depth):
     """Issue 31's fix 1, behind ``CHECK_STORES_ASKED_DEPTH`` until an SPRT keeps it.  The node in check searches
     one ply deeper (the check extension), but it was asked for ``depth - 1`` by the root and stores that: an
     entry claiming the extended depth would settle a later visit asked for one ply more with the search of one
     ply less -- as it does with the switch off.  Red's chariot has two checks here (b0b9, b0d0)."""
-    from engine import tt
-    from engine.searcher import Searcher, search_once
     for fixed in (0, 1):
-        searcher = Searcher(16)
-        searcher.set_params({"CHECK_STORES_ASKED_DEPTH": fixed})
         pos = Position("3k5/4a4/4b4/p3p4/9/9/4P4/4B4/4A4/1R2K4 w - - 0 1")
-        search_once(pos, depth=depth, searcher=searcher)
-        stored = {}
-        for move in pos.legal_moves():
-            pos.push(move)
-            if pos.in_check():
-                key, lock = pos.keys[pos.ply]
-                found, _, _, entry_depth, _, _ = tt.tt_probe(searcher.tt, key, lock)
-                stored[pos.move_name(move)] = int(entry_depth) if found else None
-            pos.pop()
+        stored = _depths_stored_after_checks(pos, {"CHECK_STORES_ASKED_DEPTH": fixed}, depth)
         assert len(stored) == 2 and max(stored.values()) == depth - fixed, stored
 
 
@@ -93,19 +100,7 @@ def test_a_check_that_loses_material_is_extended_only_without_the_switch(switch)
     material by exchange.  White's rook has two checks: a1a8 (the knight takes it) and a1e1 (safe); the node
     after each stores the depth it searched, the root's depth 2 less one, plus one where extended.  (At depth 2
     the child's entry is its first: a later iteration would take its cut from it -- fix 1's story.)"""
-    from engine import tt
     from engine.game import game_named
-    from engine.searcher import Searcher, search_once
-    searcher = Searcher(16)
-    searcher.set_params({"CHECK_EXTENSION_SEE": switch})
     pos = game_named("chess").position("4k3/5ppp/1n6/8/8/8/8/R6K w - - 0 1")
-    search_once(pos, depth=2, searcher=searcher)
-    stored = {}
-    for move in pos.legal_moves():
-        pos.push(move)
-        if pos.in_check():
-            key, lock = pos.keys[pos.ply]
-            found, _, _, entry_depth, _, _ = tt.tt_probe(searcher.tt, key, lock)
-            stored[pos.move_name(move)] = int(entry_depth) if found else None
-        pos.pop()
+    stored = _depths_stored_after_checks(pos, {"CHECK_EXTENSION_SEE": switch}, 2)
     assert stored == {"a1a8": 2 - switch, "a1e1": 2}, stored
