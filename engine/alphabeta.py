@@ -7,13 +7,13 @@ static evaluation and "improving", check extension, razoring, reverse futility, 
 the margin over beta (guarded for endings without pieces), ProbCut, internal iterative reduction, late-move and
 futility pruning of quiet moves, late-move reductions adjusted by history; quiescence with delta pruning and no
 losing captures (SEE).  Off by default until an SPRT keeps them: ProbCut (``PROBCUT_DEPTH``), the table's
-bound as a better static evaluation (``TT_EVAL``), and a node's path dependence taken from all its moves when no
-move cut it off (``GHI_ALL_MOVES``).  Move ordering: hash move -> winning and equal captures by
-MVV/LVA -> two killers and the countermove -> quiets by butterfly and continuation history -> losing captures.
-Repetitions are found through a small hash of the keys on the path and judged by the game's rules (xiangqi: the
-Asian rules).  A score that depends
-on the path (a repetition, the move limit) is never stored in the table, nor the result of a node whose deciding
-move led to one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
+bound as a better static evaluation (``TT_EVAL``), a node's path dependence taken from all its moves when no
+move cut it off (``GHI_ALL_MOVES``), and capture history (``CAPTURE_HISTORY_WEIGHT``).  Move ordering: hash move
+-> winning and equal captures by MVV/LVA (and capture history) -> two killers and the countermove -> quiets by
+butterfly and continuation history -> losing captures.  Repetitions are found through a small hash of the keys on
+the path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends on the path (a
+repetition, the move limit) is never stored in the table, nor the result of a node whose deciding move led to
+one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
 order of the previous iteration; the best one found is moved to the front.
@@ -49,9 +49,9 @@ from .nnue.kernels import net_type
 GAME_INTERFACE = (
     "new_state", "ST_SIDE", "ST_PLY", "H_MOVE", "H_CLOCK", "H_CHECK", "NULL_MOVE", "GEN_ALL", "GEN_CAPTURES",
     "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
-    "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "history_index",
-    "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score", "MOVE_LIMIT_PLIES",
-    "probe_tables", "tables_type", "net_evaluate",
+    "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "victim_kind",
+    "history_index", "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score",
+    "MOVE_LIMIT_PLIES", "probe_tables", "tables_type", "net_evaluate",
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
 kernel = TEMPLATE.kernel
@@ -64,13 +64,13 @@ C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_R
 C_PARAMS = 12                   # C_ROOT_FIRST: the root searches its moves from this index on (MultiPV)
 CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search_params), read at run time
 (P_HISTORY_LIMIT, P_CONT_HISTORY_LIMIT, P_BONUS_MAX_DEPTH, P_BONUS_QUADRATIC, P_BONUS_LINEAR, P_BONUS_CONSTANT,
- P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN,
- P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR,
- P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE,
- P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH,
- P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION,
- P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE,
- P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
+ P_CAPTURE_HISTORY_WEIGHT, P_CAPTURE_HISTORY_LIMIT, P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR,
+ P_FUTILITY_DEPTH, P_FUTILITY_MARGIN, P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR,
+ P_NULL_EVAL_DIVISOR, P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH,
+ P_PARENT_FUTILITY_BASE, P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES,
+ P_CHECK_STORES_ASKED_DEPTH, P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING,
+ P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN,
+ P_CHECK_EXTENSION_SEE, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
@@ -79,15 +79,18 @@ SS_LEN = 8
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
+CAPTURE_BAND = 1 << 20          # a capture's score (MVV/LVA plus capture history, either sign) is within +-this
 ORDER_KILLER = 1 << 28          # killers and the countermove just below the captures, quiets below them
 ORDER_LOSING_CAPTURE = -(1 << 27)   # captures that lose material (SEE < 0) come after the quiets
 ORDER_SEARCHED_QUIET = -(1 << 29)   # marks, once searched, the quiets a cut-off move punishes
+ORDER_SEARCHED_CAPTURE = ORDER_SEARCHED_QUIET - 1   # ... and the captures (capture history)
 NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 
-# The history array holds three tables, indexed by the game's history index F (piece and destination):
+# The history array holds four tables, indexed by the game's history index F (piece and destination):
 #   [0, F)             butterfly history of quiet moves
 #   [F, 2F)            the countermove to the previous move (a move, not a score)
 #   [2F, 2F + F * F)   continuation history: a quiet move's success after the move one or two plies before it
+#   [2F + F * F, 10F + F * F)  capture history, by a capture's history index and its victim's kind (below 8)
 # Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.  The limits, the
 # bonus, and the search's margins, depths and reductions are the tunable parameters (engine.search_params),
 # read from ctrl[P_...] at run time.
@@ -124,7 +127,7 @@ def reset_ctrl(ctrl, params) -> None:
 
 def history_size(history_entries: int) -> int:
     """Length of the history array for a game with ``history_entries`` history indices."""
-    return 2 * history_entries + history_entries * history_entries
+    return 2 * history_entries + history_entries * history_entries + 8 * history_entries
 
 
 def _padded_ctrl():
@@ -270,19 +273,31 @@ def _previous(ss, ply, back):
     return ss[ply - back, SS_HIST] if ply >= back else -1
 
 
+@kernel(inline="always")
+def _capture_history_index(board, move):
+    """Where a capture's history lies in the history array: by its history index and its victim's kind."""
+    size = HISTORY_SIZE
+    return 2 * size + size * size + victim_kind(board, move) * size + history_index(board, move)
+
+
 @kernel()
-def _score_moves(board, st, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history):
-    """Ordering scores: the table's move, captures by MVV/LVA, killers and the countermove, then quiets by
+def _score_moves(board, st, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history,
+                 capture_weight):
+    """Ordering scores: the table's move, captures by MVV/LVA plus ``capture_weight`` percent of their capture
+    history (those that lose material by exchange after the quiets), killers and the countermove, then quiets by
     their butterfly and continuation histories."""
     for i in range(n):
         m = moves[i]
         if m == hash_move:
             order[i] = ORDER_HASH
         elif is_capture(board, m):
+            score = capture_order(board, m)
+            if capture_weight != 0:
+                score += history[_capture_history_index(board, m)] * capture_weight // 100
             if see_ge(board, st, m, 0):
-                order[i] = ORDER_CAPTURE + capture_order(board, m)
+                order[i] = ORDER_CAPTURE + CAPTURE_BAND + score
             else:
-                order[i] = ORDER_LOSING_CAPTURE + capture_order(board, m)
+                order[i] = ORDER_LOSING_CAPTURE + score
         elif m == killer1:
             order[i] = ORDER_KILLER + 2
         elif m == killer2:
@@ -337,6 +352,28 @@ def _gravity(history, i, bonus, limit):
     history[i] += bonus - history[i] * abs(bonus) // limit
 
 
+@kernel(inline="always")
+def _stat_bonus(ctrl, depth):
+    """What a cut-off at ``depth`` adds to its move's histories (and takes from the moves searched before it)."""
+    d = min(depth, ctrl[P_BONUS_MAX_DEPTH])
+    return ctrl[P_BONUS_QUADRATIC] * d * d + ctrl[P_BONUS_LINEAR] * d + ctrl[P_BONUS_CONSTANT]
+
+
+@kernel()
+def _update_capture_stats(board, ctrl, history, capture, depth, moves, order, n_tried):
+    """A cut-off (with capture history on): the capture that made it (``capture``; 0 if a quiet move did) gains
+    capture history, and the captures searched before it (marked in ``order``) lose as much."""
+    if ctrl[P_CAPTURE_HISTORY_WEIGHT] == 0:
+        return
+    bonus = _stat_bonus(ctrl, depth)
+    limit = ctrl[P_CAPTURE_HISTORY_LIMIT]
+    for j in range(n_tried):
+        if order[j] == ORDER_SEARCHED_CAPTURE:
+            _gravity(history, _capture_history_index(board, moves[j]), -bonus, limit)
+    if capture != 0:
+        _gravity(history, _capture_history_index(board, capture), bonus, limit)
+
+
 @kernel()
 def _update_quiet_stats(board, ss, ctrl, history, ply, move, depth, moves, order, n_tried):
     """A quiet move refuted the opponent: it becomes the first killer and the countermove to the previous
@@ -349,8 +386,7 @@ def _update_quiet_stats(board, ss, ctrl, history, ply, move, depth, moves, order
     prev2 = _previous(ss, ply, 2)
     if prev1 >= 0:
         history[size + prev1] = move
-    d = min(depth, ctrl[P_BONUS_MAX_DEPTH])
-    bonus = ctrl[P_BONUS_QUADRATIC] * d * d + ctrl[P_BONUS_LINEAR] * d + ctrl[P_BONUS_CONSTANT]
+    bonus = _stat_bonus(ctrl, depth)
     for j in range(n_tried + 1):
         m = moves[j]
         if j < n_tried:
@@ -455,7 +491,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     else:
         n = generate_moves(board, st, moves[ply], GEN_ALL)     # evasions: every move
     _score_moves(board, st, moves[ply], order[ply], n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], 0, -1, -1,
-                 history)
+                 history, ctrl[P_CAPTURE_HISTORY_WEIGHT])
     legal = 0
     best_move = 0
     path_dep = 0
@@ -605,7 +641,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     if prunable and ctrl[P_PROBCUT_DEPTH] > 0 and depth >= ctrl[P_PROBCUT_DEPTH]:
         raised = beta + ctrl[P_PROBCUT_MARGIN] - ctrl[P_PROBCUT_IMPROVING] * improving
         n = generate_moves(board, st, moves[ply], GEN_CAPTURES)
-        _score_moves(board, st, moves[ply], order[ply], n, hash_move, 0, 0, 0, -1, -1, history)
+        _score_moves(board, st, moves[ply], order[ply], n, hash_move, 0, 0, 0, -1, -1, history,
+                     ctrl[P_CAPTURE_HISTORY_WEIGHT])
         tried = 0
         for i in range(n):
             m = _pick(moves[ply], order[ply], i, n)
@@ -648,7 +685,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         n = generate_moves(board, st, my_moves, GEN_ALL)
         counter = history[HISTORY_SIZE + prev1] if prev1 >= 0 else 0
         _score_moves(board, st, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], counter,
-                     prev1, prev2, history)
+                     prev1, prev2, history, ctrl[P_CAPTURE_HISTORY_WEIGHT])
     best = -INFINITE
     best_move = 0
     alpha0 = alpha
@@ -725,8 +762,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:
             return 0
-        if not root and not capture:
-            my_order[i] = ORDER_SEARCHED_QUIET
+        if not root:
+            my_order[i] = ORDER_SEARCHED_CAPTURE if capture else ORDER_SEARCHED_QUIET
         any_path_dep |= ss[ply + 1, SS_PATH_DEP]
 
         # Step 15. Keep the best; a cut-off ends the node.  The node's result depends on the path only if the
@@ -743,8 +780,11 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 if root:
                     _root_improved(ctrl, my_moves, i, m, score)
                 if score >= beta:
-                    if not capture and not root:
-                        _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
+                    if not root:
+                        if not capture:
+                            _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
+                        _update_capture_stats(board, ctrl, history, m if capture else 0, depth, my_moves, my_order,
+                                              i)
                     break
 
     # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path

@@ -17,11 +17,11 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 
 @pytest.mark.parametrize("name, on", [("PROBCUT_DEPTH", 5), ("TT_EVAL", 1), ("GHI_ALL_MOVES", 1),
-                                      ("SEE_PRUNE_DEPTH", 8)])
+                                      ("SEE_PRUNE_DEPTH", 8), ("CAPTURE_HISTORY_WEIGHT", 100)])
 def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
     """ProbCut (step 10 of ``pvs``), the table's bound as a better static evaluation (``_refined``), path
-    dependence from every move of a node not cut off (step 16) and pruning by exchange (step 13b) wait for an
-    SPRT: off by default.  Turned on,
+    dependence from every move of a node not cut off (step 16), pruning by exchange (step 13b) and capture
+    history in the move ordering wait for an SPRT: off by default.  Turned on,
     the search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
     the search without it finds, at the same distance (perhaps more)."""
     from engine.game import game_named
@@ -104,3 +104,27 @@ def test_a_check_that_loses_material_is_extended_only_without_the_switch(switch)
     pos = game_named("chess").position("4k3/5ppp/1n6/8/8/8/8/R6K w - - 0 1")
     stored = _depths_stored_after_checks(pos, {"CHECK_EXTENSION_SEE": switch}, 2)
     assert stored == {"a1a8": 2 - switch, "a1e1": 2}, stored
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "chess"])
+def test_capture_history_is_learnt_only_with_its_switch_and_stays_within_its_limit(game):
+    """Capture history lies after the continuation history (``alphabeta``'s history layout): untouched by a
+    search without the switch; with it, the cut-offs of a middlegame search leave entries of both signs (the
+    capture that cut gains, the captures tried before it lose), each within CAPTURE_HISTORY_LIMIT."""
+    from engine.game import game_named
+    from engine.searcher import Searcher, search_once
+    g = game_named(game)
+    size = g.kernels().HISTORY_SIZE
+    start = 2 * size + size * size
+    fen = g.bench().FENS[1]
+    tables = []
+    for params in ({}, {"CAPTURE_HISTORY_WEIGHT": 100, "CAPTURE_HISTORY_LIMIT": 3000}):
+        searcher = Searcher(16)
+        searcher.set_params(params)
+        search_once(g.position(fen), depth=8, searcher=searcher)
+        assert len(searcher.history) == start + 8 * size
+        tables.append(searcher.history[start:].copy())
+    plain, learnt = tables
+    assert not plain.any()
+    assert (learnt > 0).sum() >= 5 and (learnt < 0).sum() >= 5       # xiangqi 43 and 9, chess 144 and 15
+    assert abs(learnt).max() <= 3000

@@ -31,14 +31,20 @@ def generate_moves(board, st, moves, mode):
 
 
 @njit(cache=True, inline="always")
-def _gain(board, move):
-    """Material a tactical move wins at once: the victim (a pawn for en passant) and a queen promotion's gain."""
+def victim_kind(board, move):
+    """The kind of piece a move captures (a pawn for en passant), 0 if none: capture history's third index."""
     frm = move_from(move)
     to = move_target(move)
     victim = board[to] & 7
     if victim == 0 and board[frm] & 7 == PAWN and (frm & 7) != (to & 7):
         victim = PAWN
-    gain = PIECE_VALUE[victim]
+    return victim
+
+
+@njit(cache=True, inline="always")
+def _gain(board, move):
+    """Material a tactical move wins at once: the victim (a pawn for en passant) and a queen promotion's gain."""
+    gain = PIECE_VALUE[victim_kind(board, move)]
     if is_promotion(move) and PROMOTION_KINDS[move_promotion(move)] == QUEEN:
         gain += PIECE_VALUE[QUEEN] - PIECE_VALUE[PAWN]
     return gain
