@@ -67,10 +67,11 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_CAPTURE_HISTORY_WEIGHT, P_CAPTURE_HISTORY_LIMIT, P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR,
  P_FUTILITY_DEPTH, P_FUTILITY_MARGIN, P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR,
  P_NULL_EVAL_DIVISOR, P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH,
- P_PARENT_FUTILITY_BASE, P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_TT_EVAL, P_GHI_ALL_MOVES,
- P_CHECK_STORES_ASKED_DEPTH, P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING,
- P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN,
- P_CHECK_EXTENSION_SEE, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
+ P_PARENT_FUTILITY_BASE, P_PARENT_FUTILITY_PER_PLY, P_CONT_HISTORY_PRUNE_DEPTH, P_QS_DELTA_MARGIN, P_TT_EVAL,
+ P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH, P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN,
+ P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN,
+ P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING,
+ P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history.
@@ -319,6 +320,15 @@ def _quiet_history(history, h, prev1, prev2):
     if prev2 >= 0:
         score += history[2 * size + prev2 * size + h]
     return score
+
+
+@kernel(inline="always")
+def _refuted_by_continuation(history, h, prev1, prev2):
+    """Has a quiet move failed after each of the last two moves, by its continuation histories (below zero)?  A
+    missing move (the root's past, a null move) counts as a failure, as in Stockfish."""
+    size = HISTORY_SIZE
+    return ((prev1 < 0 or history[2 * size + prev1 * size + h] < 0)
+            and (prev2 < 0 or history[2 * size + prev2 * size + h] < 0))
 
 
 @kernel(inline="always")
@@ -707,13 +717,17 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         h = history_index(board, m)
         lmr = lmr_reduction(lmr_factor, legal)
 
-        # Step 13. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored).
+        # Step 13. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored):
+        # late-move pruning, futility pruning by the reduced depth, and (CONT_HISTORY_PRUNE_DEPTH) quiets that
+        # both continuation histories refute.
         if (not root and not checked and not capture and best > -MATE_BOUND and depth < ctrl[P_LMP_DEPTH]
                 and quiet_order < ORDER_KILLER):
             lmr_depth = max(depth - 1 - lmr, 0)
             if ((legal > lmp_count or (lmr_depth < ctrl[P_PARENT_FUTILITY_DEPTH] and static
                                        + ctrl[P_PARENT_FUTILITY_BASE]
-                                       + ctrl[P_PARENT_FUTILITY_PER_PLY] * lmr_depth <= alpha))
+                                       + ctrl[P_PARENT_FUTILITY_PER_PLY] * lmr_depth <= alpha)
+                 or (lmr_depth < ctrl[P_CONT_HISTORY_PRUNE_DEPTH]
+                     and _refuted_by_continuation(history, h, prev1, prev2)))
                     and not gives_check(board, st, m)):
                 continue
 
