@@ -70,13 +70,14 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_PARENT_FUTILITY_BASE, P_PARENT_FUTILITY_PER_PLY, P_CONT_HISTORY_PRUNE_DEPTH, P_QS_DELTA_MARGIN, P_TT_EVAL,
  P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH, P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN,
  P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN,
- P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING,
- P_ROOT_REPETITION_THREEFOLD) = (
+ P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE, P_SINGULAR_DEPTH, P_SINGULAR_MARGIN, P_MOVE_LIMIT_HORIZON,
+ P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
-# this ply with its history index (-1: none or a null move), for countermoves and continuation history.
-SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION = range(8)
-SS_LEN = 8
+# this ply with its history index (-1: none or a null move), for countermoves and continuation history; whether
+# that move's check is not to be extended; the move a singular-extension search leaves out (0: none).
+SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED = range(9)
+SS_LEN = 9
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
@@ -429,20 +430,20 @@ def _root_improved(ctrl, root_moves, i, move, score):
 
 @kernel(inline="always")
 def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
-    """(hash move, score, static evaluation, stored score, bound): the stored move (0 if none); where the stored
-    bound settles this node, its score (NO_SCORE otherwise; PV nodes never take a cut from the table); the
-    stored static evaluation, undamped (NO_EVAL if none); the stored score and its bound, whatever their depth
-    (NO_SCORE and BOUND_NONE if none)."""
+    """(hash move, score, static evaluation, stored score, bound, stored depth): the stored move (0 if none);
+    where the stored bound settles this node, its score (NO_SCORE otherwise; PV nodes never take a cut from the
+    table); the stored static evaluation, undamped (NO_EVAL if none); the stored score, its bound and its depth,
+    whatever that depth (NO_SCORE, BOUND_NONE and -1 if none)."""
     n_ply = st[ST_PLY]
     found, move, stored, stored_depth, f, static = tt_probe(tt, keys[n_ply, 0], keys[n_ply, 1])
     if not found:
-        return 0, NO_SCORE, NO_EVAL, NO_SCORE, BOUND_NONE
+        return 0, NO_SCORE, NO_EVAL, NO_SCORE, BOUND_NONE, -1
     hash_move = np.int64(move)
     s = score_from_tt(stored, ply)
     if not pv_node and stored_depth >= depth:
         if f == BOUND_EXACT or (f == BOUND_LOWER and s >= beta) or (f == BOUND_UPPER and s <= alpha):
-            return hash_move, s, np.int64(static), s, np.int64(f)
-    return hash_move, NO_SCORE, np.int64(static), s, np.int64(f)
+            return hash_move, s, np.int64(static), s, np.int64(f), np.int64(stored_depth)
+    return hash_move, NO_SCORE, np.int64(static), s, np.int64(f), np.int64(stored_depth)
 
 
 @kernel(inline="always")
@@ -481,7 +482,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if ply >= MAX_PLY:
         return _evaluate(board, st, hist, keys, ctrl, net)
     pv_node = beta - alpha > 1
-    hash_move, tt_score, raw_static, bound_score, bound = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
+    hash_move, tt_score, raw_static, bound_score, bound, _ = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
     if sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_HORIZON]):
         bound = BOUND_NONE                          # near the move limit the table settles nothing
     elif tt_score != NO_SCORE:
@@ -553,7 +554,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     n_ply = st[ST_PLY]
     hash_move = 0
     raw_static = NO_EVAL
-    bound_score, bound = NO_SCORE, BOUND_NONE
+    bound_score, bound, tt_depth = NO_SCORE, BOUND_NONE, -1
+    excluded = ss[ply, SS_EXCLUDED]                 # a singular-extension search of this node leaves it out
 
     # Step 1. Enter the node.  The root is not counted, and the game is not over there (the driver knows).
     if root:
@@ -584,18 +586,19 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if alpha >= beta:
             return alpha
 
-        # Step 4. Endgame tables.
-        table_score = probe_tables(tb, board, st, hist, depth >= ctrl[C_TB_DEPTH], ply)
-        if table_score != NO_SCORE:
-            ctrl[C_TB_HITS] += 1
-            return table_score
+        # Step 4. Endgame tables (not for a search that leaves a move out: they know the position's value).
+        if excluded == 0:
+            table_score = probe_tables(tb, board, st, hist, depth >= ctrl[C_TB_DEPTH], ply)
+            if table_score != NO_SCORE:
+                ctrl[C_TB_HITS] += 1
+                return table_score
 
-        # Step 5. Transposition table: the move to try first, and perhaps a cut.
-        hash_move, tt_score, raw_static, bound_score, bound = _probe_tt(tt, keys, st, depth, ply, alpha, beta,
-                                                                        pv_node)
+        # Step 5. Transposition table: the move to try first, and perhaps a cut (not with a move left out).
+        hash_move, tt_score, raw_static, bound_score, bound, tt_depth = _probe_tt(tt, keys, st, depth, ply, alpha,
+                                                                                  beta, pv_node)
         if sees_move_limit(hist[n_ply, H_CLOCK], depth, MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_HORIZON]):
             bound = BOUND_NONE                      # near the move limit the table settles nothing
-        elif tt_score != NO_SCORE:
+        elif tt_score != NO_SCORE and excluded == 0:
             return tt_score
 
     # Step 6. Static evaluation, and whether it improved on our previous turn (then prune less).
@@ -628,8 +631,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         return refined
 
     # Step 9. Null move: give the opponent a free move; if we still beat beta, this node is not worth a search.
-    if (prunable and depth >= ctrl[P_NULL_MIN_DEPTH] and hist[n_ply - 1, H_MOVE] != NULL_MOVE and refined >= beta
-            and null_move_allowed(board, st)):
+    if (prunable and excluded == 0 and depth >= ctrl[P_NULL_MIN_DEPTH] and hist[n_ply - 1, H_MOVE] != NULL_MOVE
+            and refined >= beta and null_move_allowed(board, st)):
         r = (ctrl[P_NULL_BASE_REDUCTION] + depth // ctrl[P_NULL_DEPTH_DIVISOR]
              + min((refined - beta) // ctrl[P_NULL_EVAL_DIVISOR], ctrl[P_NULL_EVAL_MAX]))
         key = keys[n_ply, 0]
@@ -648,7 +651,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     # Step 10. ProbCut: a good capture that beats beta by a margin in quiescence and then in a search
     # PROBCUT_REDUCTION plies shallower would almost surely beat beta in the full one.  The best few captures
     # that win the margin by exchange are tried, with this ply's move list (the node's moves come after).
-    if prunable and ctrl[P_PROBCUT_DEPTH] > 0 and depth >= ctrl[P_PROBCUT_DEPTH]:
+    if prunable and excluded == 0 and ctrl[P_PROBCUT_DEPTH] > 0 and depth >= ctrl[P_PROBCUT_DEPTH]:
         raised = beta + ctrl[P_PROBCUT_MARGIN] - ctrl[P_PROBCUT_IMPROVING] * improving
         n = generate_moves(board, st, moves[ply], GEN_CAPTURES)
         _score_moves(board, st, moves[ply], order[ply], n, hash_move, 0, 0, 0, -1, -1, history,
@@ -682,6 +685,29 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     if not root and hash_move == 0 and depth >= ctrl[P_IIR_DEPTH]:
         depth -= 1
 
+    # Step 11b. Singular extension (SINGULAR_DEPTH): the table's move, a lower bound stored deep enough, is
+    # searched a ply deeper if every other move, searched to half the depth, fails below its score less a margin
+    # (a search of this same node, ply and position, that leaves the move out); if instead that search beats beta
+    # as well, more than one move does, and the node is cut (multi-cut).  It runs before this node's own moves
+    # are generated: it uses this ply's rows of the move stack.
+    singular = False
+    if (not root and excluded == 0 and ctrl[P_SINGULAR_DEPTH] > 0 and depth >= ctrl[P_SINGULAR_DEPTH]
+            and hash_move != 0 and (bound == BOUND_LOWER or bound == BOUND_EXACT) and tt_depth >= depth - 3
+            and abs(bound_score) < MATE_BOUND):
+        singular_beta = bound_score - ctrl[P_SINGULAR_MARGIN] * depth
+        ss[ply, SS_EXCLUDED] = hash_move
+        score = pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth // 2, ply,
+                    singular_beta - 1, singular_beta)
+        ss[ply, SS_EXCLUDED] = 0
+        ss[ply, SS_PV_LEN] = ply                    # (that search's PV is not this node's)
+        if ctrl[C_STOP] != 0:
+            return 0
+        if score < singular_beta:
+            singular = True
+        elif singular_beta >= beta and ss[ply, SS_PATH_DEP] == 0:
+            return singular_beta
+        ss[ply, SS_PATH_DEP] = 0
+
     # Step 12. The moves: the root's list as the driver ordered it, elsewhere generated and ordered here.
     my_moves = moves[ply]
     my_order = order[ply]
@@ -709,7 +735,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             m = my_moves[i]
         else:
             m = _pick(my_moves, my_order, i, n)
-            if not is_legal(board, st, m, checked):
+            if m == excluded or not is_legal(board, st, m, checked):
                 continue
         legal += 1
         capture = is_capture(board, m)
@@ -741,16 +767,18 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             if not see_ge(board, st, m, -margin) and not gives_check(board, st, m):
                 continue
 
+        extension = 1 if singular and m == hash_move else 0
+        new_depth = depth - 1 + extension
         ss[ply, SS_MOVE] = m
         ss[ply, SS_HIST] = h
-        ss[ply, SS_NO_EXTENSION] = 1 if (ctrl[P_CHECK_EXTENSION_SEE] != 0 and gives_check(board, st, m)
-                                         and not see_ge(board, st, m, 0)) else 0
+        ss[ply, SS_NO_EXTENSION] = 1 if extension != 0 or (ctrl[P_CHECK_EXTENSION_SEE] != 0 and gives_check(
+            board, st, m) and not see_ge(board, st, m, 0)) else 0
         _do_move(board, st, hist, keys, reps, m)
 
         # Step 14. Search the move: the first with the full window, the others with a null window (late quiet
         # ones reduced first), re-searched when they surprise.
         if legal == 1:
-            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                          ply + 1, -beta, -alpha)
         else:
             r = 0
@@ -765,13 +793,13 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 divisor = ctrl[P_STAT_DIVISOR]
                 r -= stat // divisor if stat >= 0 else -((-stat) // divisor)
                 r = max(0, min(r, depth - 2))
-            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1 - r,
+            score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth - r,
                          ply + 1, -alpha - 1, -alpha)
             if score > alpha and r > 0:
-                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1,
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                              ply + 1, -alpha - 1, -alpha)
             if score > alpha and score < beta and ctrl[C_STOP] == 0:
-                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1,
+                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                              ply + 1, -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
         if ctrl[C_STOP] != 0:
@@ -804,11 +832,11 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path
     # (GHI_ALL_MOVES: unless cut off, the result rests on every move's).
     if legal == 0:
-        return no_move_score(checked, ply)
+        return alpha if excluded != 0 else no_move_score(checked, ply)    # (the move left out was the only one)
     if ctrl[P_GHI_ALL_MOVES] != 0 and best < beta:
         path_dep |= any_path_dep
     ss[ply, SS_PATH_DEP] = path_dep
-    if path_dep == 0 and not root:
+    if path_dep == 0 and not root and excluded == 0:
         stored_depth = depth - (1 if extended else 0) if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
         _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, stored_depth, ply)
     return best

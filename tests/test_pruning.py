@@ -18,12 +18,12 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 @pytest.mark.parametrize("name, on", [("PROBCUT_DEPTH", 5), ("TT_EVAL", 1), ("GHI_ALL_MOVES", 1),
                                       ("SEE_PRUNE_DEPTH", 8), ("CAPTURE_HISTORY_WEIGHT", 100),
-                                      ("CONT_HISTORY_PRUNE_DEPTH", 3)])
+                                      ("CONT_HISTORY_PRUNE_DEPTH", 3), ("SINGULAR_DEPTH", 6)])
 def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
     """ProbCut (step 10 of ``pvs``), the table's bound as a better static evaluation (``_refined``), path
     dependence from every move of a node not cut off (step 16), pruning by exchange (step 13b), capture history
-    in the move ordering and pruning of quiets their continuation histories refute (step 13) wait for an SPRT:
-    off by default.  Turned on,
+    in the move ordering, pruning of quiets their continuation histories refute (step 13) and singular extension
+    (step 11b) wait for an SPRT: off by default.  Turned on,
     the search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
     the search without it finds, at the same distance (perhaps more)."""
     from engine.game import game_named
