@@ -276,6 +276,12 @@ def _previous(ss, ply, back):
 
 
 @kernel(inline="always")
+def _continuation_index(prev, h):
+    """Where the continuation history of a quiet move (history index ``h``) after the move ``prev`` lies."""
+    return 2 * HISTORY_SIZE + prev * HISTORY_SIZE + h
+
+
+@kernel(inline="always")
 def _capture_history_index(board, move):
     """Where a capture's history lies in the history array: by its history index and its victim's kind."""
     size = HISTORY_SIZE
@@ -314,12 +320,11 @@ def _score_moves(board, st, moves, order, n, hash_move, killer1, killer2, counte
 def _quiet_history(history, h, prev1, prev2):
     """A quiet move's combined history: butterfly (twice) plus continuation after the last two moves.  It
     orders the quiets, and LMR adjusts their reductions by it."""
-    size = HISTORY_SIZE
     score = 2 * history[h]
     if prev1 >= 0:
-        score += history[2 * size + prev1 * size + h]
+        score += history[_continuation_index(prev1, h)]
     if prev2 >= 0:
-        score += history[2 * size + prev2 * size + h]
+        score += history[_continuation_index(prev2, h)]
     return score
 
 
@@ -327,9 +332,8 @@ def _quiet_history(history, h, prev1, prev2):
 def _refuted_by_continuation(history, h, prev1, prev2):
     """Has a quiet move failed after each of the last two moves, by its continuation histories (below zero)?  A
     missing move (the root's past, a null move) counts as a failure, as in Stockfish."""
-    size = HISTORY_SIZE
-    return ((prev1 < 0 or history[2 * size + prev1 * size + h] < 0)
-            and (prev2 < 0 or history[2 * size + prev2 * size + h] < 0))
+    return ((prev1 < 0 or history[_continuation_index(prev1, h)] < 0)
+            and (prev2 < 0 or history[_continuation_index(prev2, h)] < 0))
 
 
 @kernel(inline="always")
@@ -411,9 +415,9 @@ def _update_quiet_stats(board, ss, ctrl, history, ply, move, depth, moves, order
         h = history_index(board, m)
         _gravity(history, h, b, ctrl[P_HISTORY_LIMIT])
         if prev1 >= 0:
-            _gravity(history, 2 * size + prev1 * size + h, b, ctrl[P_CONT_HISTORY_LIMIT])
+            _gravity(history, _continuation_index(prev1, h), b, ctrl[P_CONT_HISTORY_LIMIT])
         if prev2 >= 0:
-            _gravity(history, 2 * size + prev2 * size + h, b, ctrl[P_CONT_HISTORY_LIMIT])
+            _gravity(history, _continuation_index(prev2, h), b, ctrl[P_CONT_HISTORY_LIMIT])
 
 
 @kernel(inline="always")
