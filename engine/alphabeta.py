@@ -8,8 +8,9 @@ the margin over beta (guarded for endings without pieces), ProbCut, internal ite
 futility pruning of quiet moves, late-move reductions adjusted by history; quiescence with delta pruning and no
 losing captures (SEE).  Off by default until an SPRT keeps them: ProbCut (``PROBCUT_DEPTH``), the table's
 bound as a better static evaluation (``TT_EVAL``), a node's path dependence taken from all its moves when no
-move cut it off (``GHI_ALL_MOVES``), and capture history (``CAPTURE_HISTORY_WEIGHT``).  Move ordering: hash move
--> winning and equal captures by MVV/LVA (and capture history) -> two killers and the countermove -> quiets by
+move cut it off (``GHI_ALL_MOVES``), capture history (``CAPTURE_HISTORY_WEIGHT``), and more reduction at expected
+cut nodes (``CUT_NODE_REDUCTION``) and after a capture from the table (``TT_CAPTURE_REDUCTION``).  Move ordering:
+hash move -> winning and equal captures by MVV/LVA (and capture history) -> two killers and the countermove -> quiets by
 butterfly and continuation history -> losing captures.  Repetitions are found through a small hash of the keys on
 the path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends on the path (a
 repetition, the move limit) is never stored in the table, nor the result of a node whose deciding move led to
@@ -51,7 +52,7 @@ GAME_INTERFACE = (
     "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
     "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "victim_kind",
     "history_index", "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score",
-    "MOVE_LIMIT_PLIES", "probe_tables", "tables_type", "net_evaluate",
+    "MOVE_LIMIT_PLIES", "probe_tables", "tables_type", "net_evaluate", "structure_key",
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
 kernel = TEMPLATE.kernel
@@ -65,19 +66,22 @@ C_PARAMS = 12                   # C_ROOT_FIRST: the root searches its moves from
 CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search_params), read at run time
 (P_HISTORY_LIMIT, P_CONT_HISTORY_LIMIT, P_BONUS_MAX_DEPTH, P_BONUS_QUADRATIC, P_BONUS_LINEAR, P_BONUS_CONSTANT,
  P_CAPTURE_HISTORY_WEIGHT, P_CAPTURE_HISTORY_LIMIT, P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR,
- P_FUTILITY_DEPTH, P_FUTILITY_MARGIN, P_RAZOR_MARGIN, P_NULL_MIN_DEPTH, P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR,
- P_NULL_EVAL_DIVISOR, P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH, P_LMP_BASE, P_PARENT_FUTILITY_DEPTH,
- P_PARENT_FUTILITY_BASE, P_PARENT_FUTILITY_PER_PLY, P_CONT_HISTORY_PRUNE_DEPTH, P_QS_DELTA_MARGIN, P_TT_EVAL,
- P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH, P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN,
- P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION, P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN,
- P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE, P_SINGULAR_DEPTH, P_SINGULAR_MARGIN, P_MOVE_LIMIT_HORIZON,
- P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
+ P_CUT_NODE_REDUCTION, P_TT_CAPTURE_REDUCTION, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN, P_RAZOR_MARGIN, P_NULL_MIN_DEPTH,
+ P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR, P_NULL_EVAL_MAX, P_IIR_DEPTH, P_LMP_DEPTH,
+ P_LMP_BASE, P_PARENT_FUTILITY_DEPTH, P_PARENT_FUTILITY_BASE, P_PARENT_FUTILITY_PER_PLY, P_CONT_HISTORY_PRUNE_DEPTH,
+ P_QS_DELTA_MARGIN, P_CORRECTION_WEIGHT, P_CORRECTION_LIMIT, P_TT_EVAL, P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH,
+ P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION,
+ P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE,
+ P_SINGULAR_DEPTH, P_SINGULAR_MARGIN, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history; whether
-# that move's check is not to be extended; the move a singular-extension search leaves out (0: none).
-SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED = range(9)
-SS_LEN = 9
+# that move's check is not to be extended; the move a singular-extension search leaves out (0: none); whether
+# the node is an expected cut node (set by its parent before each call: a null-window search expected to fail
+# high, as Stockfish's cutNode).
+SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED, \
+    SS_CUT_NODE = range(10)
+SS_LEN = 10
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
@@ -93,10 +97,14 @@ NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 #   [F, 2F)            the countermove to the previous move (a move, not a score)
 #   [2F, 2F + F * F)   continuation history: a quiet move's success after the move one or two plies before it
 #   [2F + F * F, 10F + F * F)  capture history, by a capture's history index and its victim's kind (below 8)
+#   [10F + F * F, ... + 2 * 2^STRUCTURE_BITS)  correction history, by side and the game's structure key, in
+#                      CORRECTION_GRAIN-ths of a centipawn
 # Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.  The limits, the
 # bonus, and the search's margins, depths and reductions are the tunable parameters (engine.search_params),
 # read from ctrl[P_...] at run time.
 LMR_SIZE = 64, 256              # the reduction table covers depths and move numbers up to these
+STRUCTURE_BITS = 14             # a game's structure_key is below 2^STRUCTURE_BITS
+CORRECTION_GRAIN = 16           # correction history counts sixteenths of a centipawn
 
 
 def _log_table(n):
@@ -129,7 +137,7 @@ def reset_ctrl(ctrl, params) -> None:
 
 def history_size(history_entries: int) -> int:
     """Length of the history array for a game with ``history_entries`` history indices."""
-    return 2 * history_entries + history_entries * history_entries + 8 * history_entries
+    return 2 * history_entries + history_entries * history_entries + 8 * history_entries + (2 << STRUCTURE_BITS)
 
 
 def _padded_ctrl():
@@ -374,6 +382,33 @@ def _stat_bonus(ctrl, depth):
     return ctrl[P_BONUS_QUADRATIC] * d * d + ctrl[P_BONUS_LINEAR] * d + ctrl[P_BONUS_CONSTANT]
 
 
+@kernel(inline="always")
+def _correction_index(board, st):
+    """Where the correction history of the side to move and the position's structure lies."""
+    size = HISTORY_SIZE
+    return 10 * size + size * size + (st[ST_SIDE] << STRUCTURE_BITS) + structure_key(board, st)
+
+
+@kernel(inline="always")
+def _corrected(static, board, st, history, ctrl):
+    """The static evaluation plus CORRECTION_WEIGHT percent of its correction history (off at 0)."""
+    weight = ctrl[P_CORRECTION_WEIGHT]
+    if weight == 0:
+        return static
+    c = history[_correction_index(board, st)] * weight
+    c = c // (100 * CORRECTION_GRAIN) if c >= 0 else -((-c) // (100 * CORRECTION_GRAIN))
+    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, static + c))
+
+
+@kernel(inline="always")
+def _update_correction(board, st, history, ctrl, best, static, depth):
+    """A search found the node worth ``best`` where its static evaluation said ``static``: move the correction
+    toward the difference, more for deeper searches, by at most a quarter of the limit at a time."""
+    limit = ctrl[P_CORRECTION_LIMIT] * CORRECTION_GRAIN
+    bonus = max(-limit // 4, min(limit // 4, (best - static) * depth * CORRECTION_GRAIN // 8))
+    _gravity(history, _correction_index(board, st), bonus, limit)
+
+
 @kernel()
 def _update_capture_stats(board, ctrl, history, capture, depth, moves, order, n_tried):
     """A cut-off (with capture history on): the capture that made it (``capture``; 0 if a quiet move did) gains
@@ -496,7 +531,8 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     stand = -INFINITE
     if not checked:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        stand = _refined(_damped(raw_static, st, hist, ctrl), bound_score, bound, ctrl)
+        stand = _refined(_corrected(_damped(raw_static, st, hist, ctrl), board, st, history, ctrl), bound_score,
+                         bound, ctrl)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -560,6 +596,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     raw_static = NO_EVAL
     bound_score, bound, tt_depth = NO_SCORE, BOUND_NONE, -1
     excluded = ss[ply, SS_EXCLUDED]                 # a singular-extension search of this node leaves it out
+    cut_node = 0 if root or pv_node else ss[ply, SS_CUT_NODE]
 
     # Step 1. Enter the node.  The root is not counted, and the game is not over there (the driver knows).
     if root:
@@ -620,7 +657,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     else:
         extended = False
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        static = _damped(raw_static, st, hist, ctrl)
+        static = _corrected(_damped(raw_static, st, hist, ctrl), board, st, history, ctrl)
         refined = _refined(static, bound_score, bound, ctrl)
         ss[ply, SS_EVAL] = static
         improving = is_improving(ss, ply, static, ctrl[P_IMPROVING_PAST_CHECK])
@@ -642,6 +679,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         key = keys[n_ply, 0]
         reps[key & REP_MASK] += 1
         ss[ply, SS_HIST] = -1
+        ss[ply + 1, SS_CUT_NODE] = 1 - cut_node
         make_null_move(st, hist, keys)
         score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1 - r,
                      ply + 1, -beta, -beta + 1)
@@ -677,6 +715,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply + 1,
                              -raised, -raised + 1)
             if score >= raised:
+                ss[ply + 1, SS_CUT_NODE] = 1 - cut_node
                 score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net,
                              depth - ctrl[P_PROBCUT_REDUCTION], ply + 1, -raised, -raised + 1)
             _undo_move(board, st, hist, keys, reps)
@@ -733,6 +772,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     path_dep = 0
     any_path_dep = 0
     lmp_count = (ctrl[P_LMP_BASE] + depth * depth) // (2 - improving)
+    tt_capture = hash_move != 0 and is_capture(board, hash_move)
     lmr_factor = lmr_depth_factor(depth, ctrl[P_LMR_DIVISOR])
     for i in range(first, n):
         if root:
@@ -780,8 +820,10 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         _do_move(board, st, hist, keys, reps, m)
 
         # Step 14. Search the move: the first with the full window, the others with a null window (late quiet
-        # ones reduced first), re-searched when they surprise.
+        # ones reduced first), re-searched when they surprise.  Each child is told whether it is an expected cut
+        # node: a reduced search's child is, a full-depth null-window child is what this node is not.
         if legal == 1:
+            ss[ply + 1, SS_CUT_NODE] = 0 if pv_node else 1 - cut_node
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                          ply + 1, -beta, -alpha)
         else:
@@ -791,18 +833,25 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 r = lmr
                 if not pv_node:
                     r += 1
+                if cut_node:
+                    r += ctrl[P_CUT_NODE_REDUCTION]
+                if tt_capture:
+                    r += ctrl[P_TT_CAPTURE_REDUCTION]
                 if not improving:
                     r += 1
                 stat = _quiet_history(history, h, prev1, prev2) - ctrl[P_STAT_OFFSET]
                 divisor = ctrl[P_STAT_DIVISOR]
                 r -= stat // divisor if stat >= 0 else -((-stat) // divisor)
                 r = max(0, min(r, depth - 2))
+            ss[ply + 1, SS_CUT_NODE] = 1 if r > 0 else 1 - cut_node
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth - r,
                          ply + 1, -alpha - 1, -alpha)
             if score > alpha and r > 0:
+                ss[ply + 1, SS_CUT_NODE] = 1 - cut_node
                 score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                              ply + 1, -alpha - 1, -alpha)
             if score > alpha and score < beta and ctrl[C_STOP] == 0:
+                ss[ply + 1, SS_CUT_NODE] = 0
                 score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                              ply + 1, -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)
@@ -840,6 +889,12 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     if ctrl[P_GHI_ALL_MOVES] != 0 and best < beta:
         path_dep |= any_path_dep
     ss[ply, SS_PATH_DEP] = path_dep
+    # Correction history learns from a quiet result that says more than the static evaluation did: not from a
+    # cut-off at or below it, nor from a fail-low at or above it.
+    if (ctrl[P_CORRECTION_WEIGHT] != 0 and not checked and excluded == 0 and path_dep == 0
+            and abs(best) < MATE_BOUND and (best <= alpha0 or not is_capture(board, best_move))
+            and not (best >= beta and best <= static) and not (best <= alpha0 and best >= static)):
+        _update_correction(board, st, history, ctrl, best, static, depth)
     if path_dep == 0 and not root and excluded == 0:
         stored_depth = depth - (1 if extended else 0) if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
         _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, stored_depth, ply)

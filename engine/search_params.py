@@ -45,6 +45,13 @@ PARAMS = (
     Param("LMR_MIN_DEPTH", 3, 2, 6, 1, "no reductions below this depth"),
     Param("STAT_OFFSET", 4000, -4000, 16000, 500, "history above this reduces less"),
     Param("STAT_DIVISOR", 16384, 4000, 50000, 1500, "history per ply of reduction"),
+    # Expected cut nodes (a null-window child of a reduced search or of a node that was itself expected to fail
+    # low) reduce their late quiets this much more (off until an SPRT keeps it).
+    Param("CUT_NODE_REDUCTION", 0, 0, 3, 1, "more plies of reduction at an expected cut node (0: off)", tuned=False),
+    # When the table's move is a capture, the quiets after it are less likely to matter: reduce them more (off
+    # until an SPRT keeps it).
+    Param("TT_CAPTURE_REDUCTION", 0, 0, 2, 1, "more plies of reduction for quiets when the table's move is a capture "
+          "(0: off)", tuned=False),
     # Pruning.
     Param("FUTILITY_DEPTH", 7, 2, 12, 1, "reverse futility below this depth"),
     Param("FUTILITY_MARGIN", 140, 40, 400, 15, "reverse futility margin per ply"),
@@ -63,6 +70,12 @@ PARAMS = (
     Param("CONT_HISTORY_PRUNE_DEPTH", 0, 0, 8, 1, "prune quiets both continuation histories refute below this "
           "reduced depth (0: off)", tuned=False),
     Param("QS_DELTA_MARGIN", 200, 40, 600, 25, "quiescence delta pruning margin"),
+    # Correction history: by side and the game's structure key (chess: the pawns; xiangqi: soldiers, advisors
+    # and elephants), a running measure of how far searches found the static evaluation off, added to it (off
+    # until an SPRT keeps it).
+    Param("CORRECTION_WEIGHT", 0, 0, 200, 10, "percent of the correction added to the static evaluation (0: off)",
+          tuned=False),
+    Param("CORRECTION_LIMIT", 128, 16, 512, 8, "the largest correction, in centipawns"),
     # The static evaluation moved to the table's stored score where its bound says the value lies beyond it
     # (stand pat, razoring, reverse futility, null move; off until an SPRT keeps it).
     Param("TT_EVAL", 0, 0, 1, 1, "1: the table's bound refines the static evaluation", tuned=False),

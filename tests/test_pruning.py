@@ -18,12 +18,15 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 @pytest.mark.parametrize("name, on", [("PROBCUT_DEPTH", 5), ("TT_EVAL", 1), ("GHI_ALL_MOVES", 1),
                                       ("SEE_PRUNE_DEPTH", 8), ("CAPTURE_HISTORY_WEIGHT", 100),
-                                      ("CONT_HISTORY_PRUNE_DEPTH", 3), ("SINGULAR_DEPTH", 6)])
+                                      ("CONT_HISTORY_PRUNE_DEPTH", 3), ("SINGULAR_DEPTH", 6),
+                                      ("CUT_NODE_REDUCTION", 1), ("TT_CAPTURE_REDUCTION", 1),
+                                      ("CORRECTION_WEIGHT", 100)])
 def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
     """ProbCut (step 10 of ``pvs``), the table's bound as a better static evaluation (``_refined``), path
     dependence from every move of a node not cut off (step 16), pruning by exchange (step 13b), capture history
-    in the move ordering, pruning of quiets their continuation histories refute (step 13) and singular extension
-    (step 11b) wait for an SPRT: off by default.  Turned on,
+    in the move ordering, pruning of quiets their continuation histories refute (step 13), singular extension
+    (step 11b), the extra reductions at expected cut nodes and after a capture from the table (step 14) and
+    correction history wait for an SPRT: off by default.  Turned on,
     the search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
     the search without it finds, at the same distance (perhaps more)."""
     from engine.game import game_named
@@ -124,9 +127,48 @@ def test_capture_history_is_learnt_only_with_its_switch_and_stays_within_its_lim
         searcher = Searcher(16)
         searcher.set_params(params)
         search_once(g.position(fen), depth=8, searcher=searcher)
-        assert len(searcher.history) == start + 8 * size
-        tables.append(searcher.history[start:].copy())
+        tables.append(searcher.history[start:start + 8 * size].copy())
     plain, learnt = tables
     assert not plain.any()
     assert (learnt > 0).sum() >= 5 and (learnt < 0).sum() >= 5       # xiangqi 43 and 9, chess 144 and 15
     assert abs(learnt).max() <= 3000
+
+
+@pytest.mark.parametrize("game", ["xiangqi", "chess"])
+def test_correction_history_is_learnt_only_with_its_switch_by_structure_and_within_its_limit(game):
+    """Correction history closes the history array (``alphabeta``'s layout): 2^STRUCTURE_BITS entries a side,
+    untouched by a search without the switch; with it, a middlegame search leaves corrections of both signs,
+    each within CORRECTION_LIMIT, in few entries (one structure key for the many positions that share the
+    pawns, or the soldiers, advisors and elephants); and the key is the structure's alone: a move of another
+    piece keeps it, a pawn's move changes it."""
+    from engine import alphabeta
+    from engine.chess import constants as chess
+    from engine.game import game_named
+    from engine.move import move_from, move_to
+    from engine.searcher import Searcher, search_once
+    from engine.xiangqi import constants as xiangqi
+    g = game_named(game)
+    kernels = g.kernels()
+    size = kernels.HISTORY_SIZE
+    start = 10 * size + size * size
+    fen = g.bench().FENS[1]
+    tables = []
+    for params in ({}, {"CORRECTION_WEIGHT": 100, "CORRECTION_LIMIT": 64}):
+        searcher = Searcher(16)
+        searcher.set_params(params)
+        search_once(g.position(fen), depth=8, searcher=searcher)
+        assert len(searcher.history) == start + (2 << alphabeta.STRUCTURE_BITS)
+        tables.append(searcher.history[start:].astype(int))
+    plain, learnt = tables
+    assert not plain.any()
+    assert (learnt > 0).sum() >= 3 and (learnt < 0).sum() >= 3
+    assert (learnt != 0).sum() < 2000 and abs(learnt).max() <= 64 * alphabeta.CORRECTION_GRAIN
+    pos = g.position(fen)
+    key = kernels.structure_key(pos.board, pos.st)
+    assert 0 <= key < 1 << alphabeta.STRUCTURE_BITS
+    kinds = {"chess": (chess.PAWN,), "xiangqi": (xiangqi.PAWN, xiangqi.ADVISOR, xiangqi.ELEPHANT)}[game]
+    pos.push(next(m for m in pos.legal_moves() if pos.board[move_from(m)] & 7 not in kinds
+                  and pos.board[move_to(m)] & 7 not in kinds))
+    assert kernels.structure_key(pos.board, pos.st) == key
+    pos.push(next(m for m in pos.legal_moves() if pos.board[move_from(m)] & 7 == kinds[0]))
+    assert kernels.structure_key(pos.board, pos.st) != key

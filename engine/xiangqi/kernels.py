@@ -4,6 +4,7 @@ search and perft compiled for it (``engine.template``).
 The search and perft are loaded from numba's cache (or compiled, once) on first use; no other game's kernels
 are ever imported.
 """
+import numpy as np
 from numba import njit
 
 from .. import alphabeta as _alphabeta, perft as _perft
@@ -13,8 +14,8 @@ from ..nnue import kernels as _nnue
 from ..moving import move_from, move_to
 from ..scores import MATE_SCORE, NO_SCORE
 from .board import (H_CAPTURED, H_CHECK, H_CLOCK, H_MOVE, NULL_MOVE, MAX_MOVES, PIECE_CODES, NSQ,  # noqa: F401
-                    ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON, new_state, make_move, unmake_move,
-                    make_null_move, unmake_null_move)
+                    ST_PLY, ST_SIDE, BLACK_BIT, HORSE, ROOK, CANNON, PAWN, ADVISOR, ELEPHANT, new_state, make_move,
+                    unmake_move, make_null_move, unmake_null_move)
 from .constants import FILES, KINDS, MOVE_LIMIT_PLIES, NAME, RANKS  # noqa: F401
 from .evaluate import PIECE_VALUE, evaluate  # noqa: F401
 from .movegen import GEN_ALL, GEN_CAPTURES, generate, gives_check, in_check, is_legal  # noqa: F401
@@ -23,6 +24,8 @@ from .see import see_ge as _see_ge
 from .tables.probe import tb_probe
 
 HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
+STRUCTURE_SHIFT = np.uint64(64 - _alphabeta.STRUCTURE_BITS)   # structure_key keeps the mixed pieces' top bits
+STRUCTURE_MIX = np.uint64(0x9E3779B97F4A7C15)   # odd: multiplying mixes the bits
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
 
 
@@ -66,6 +69,18 @@ def captured_value(board, move):
 def history_index(board, move):
     """The moving piece and its destination, as one index below HISTORY_SIZE."""
     return board[move_from(move)] * NSQ + move_to(move)
+
+
+@njit(cache=True, inline="always")
+def structure_key(board, st):
+    """The soldiers, advisors and elephants (each piece and square, mixed), below 2^STRUCTURE_BITS
+    (``alphabeta``): what correction history is keyed by."""
+    key = np.uint64(0)
+    for sq in range(NSQ):
+        kind = board[sq] & 7
+        if kind == PAWN or kind == ADVISOR or kind == ELEPHANT:
+            key = (key ^ np.uint64(board[sq] * NSQ + sq + 1)) * STRUCTURE_MIX
+    return np.int64(key >> STRUCTURE_SHIFT)
 
 
 @njit(cache=True)
