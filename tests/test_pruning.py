@@ -111,24 +111,31 @@ def test_a_check_that_loses_material_is_extended_only_without_the_switch(switch)
     assert stored == {"a1a8": 2 - switch, "a1e1": 2}, stored
 
 
+def _history_tables(game, params, start, stop):
+    """The history array's [start:stop] after a depth-8 search of the game's second bench position, without
+    and with these search parameters (a fresh searcher each)."""
+    from engine.game import game_named
+    from engine.searcher import Searcher, search_once
+    g = game_named(game)
+    tables = []
+    for values in ({}, params):
+        searcher = Searcher(16)
+        searcher.set_params(values)
+        search_once(g.position(g.bench().FENS[1]), depth=8, searcher=searcher)
+        tables.append(searcher.history[start:stop].astype(int))
+    return tables
+
+
 @pytest.mark.parametrize("game", ["xiangqi", "chess"])
 def test_capture_history_is_learnt_only_with_its_switch_and_stays_within_its_limit(game):
     """Capture history lies after the continuation history (``alphabeta``'s history layout): untouched by a
     search without the switch; with it, the cut-offs of a middlegame search leave entries of both signs (the
     capture that cut gains, the captures tried before it lose), each within CAPTURE_HISTORY_LIMIT."""
     from engine.game import game_named
-    from engine.searcher import Searcher, search_once
-    g = game_named(game)
-    size = g.kernels().HISTORY_SIZE
+    size = game_named(game).kernels().HISTORY_SIZE
     start = 2 * size + size * size
-    fen = g.bench().FENS[1]
-    tables = []
-    for params in ({}, {"CAPTURE_HISTORY_WEIGHT": 100, "CAPTURE_HISTORY_LIMIT": 3000}):
-        searcher = Searcher(16)
-        searcher.set_params(params)
-        search_once(g.position(fen), depth=8, searcher=searcher)
-        tables.append(searcher.history[start:start + 8 * size].copy())
-    plain, learnt = tables
+    plain, learnt = _history_tables(game, {"CAPTURE_HISTORY_WEIGHT": 100, "CAPTURE_HISTORY_LIMIT": 3000}, start,
+                                    start + 8 * size)
     assert not plain.any()
     assert (learnt > 0).sum() >= 5 and (learnt < 0).sum() >= 5       # xiangqi 43 and 9, chess 144 and 15
     assert abs(learnt).max() <= 3000
@@ -145,21 +152,14 @@ def test_correction_history_is_learnt_only_with_its_switch_by_structure_and_with
     from engine.chess import constants as chess
     from engine.game import game_named
     from engine.move import move_from, move_to
-    from engine.searcher import Searcher, search_once
     from engine.xiangqi import constants as xiangqi
     g = game_named(game)
     kernels = g.kernels()
     size = kernels.HISTORY_SIZE
     start = 10 * size + size * size
     fen = g.bench().FENS[1]
-    tables = []
-    for params in ({}, {"CORRECTION_WEIGHT": 100, "CORRECTION_LIMIT": 64}):
-        searcher = Searcher(16)
-        searcher.set_params(params)
-        search_once(g.position(fen), depth=8, searcher=searcher)
-        assert len(searcher.history) == start + (2 << alphabeta.STRUCTURE_BITS)
-        tables.append(searcher.history[start:].astype(int))
-    plain, learnt = tables
+    plain, learnt = _history_tables(game, {"CORRECTION_WEIGHT": 100, "CORRECTION_LIMIT": 64}, start, None)
+    assert len(plain) == 2 << alphabeta.STRUCTURE_BITS
     assert not plain.any()
     assert (learnt > 0).sum() >= 3 and (learnt < 0).sum() >= 3
     assert (learnt != 0).sum() < 2000 and abs(learnt).max() <= 64 * alphabeta.CORRECTION_GRAIN
