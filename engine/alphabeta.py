@@ -13,9 +13,10 @@ nodes (``CUT_NODE_REDUCTION``) and after a capture from the table (``TT_CAPTURE_
 history, a learnt correction of the static evaluation by the game's structure key (``CORRECTION_WEIGHT``).  Move
 ordering: hash move -> winning and equal captures by MVV/LVA (and capture history) -> two killers and the
 countermove -> quiets by butterfly and continuation history -> losing captures.  Repetitions are found through
-a small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules).  A score that depends on the path (a
-repetition, the move limit) is never stored in the table, nor the result of a node whose deciding move led to
-one; near the move limit the table settles nothing (and static scores may fade: MOVE_LIMIT_DAMPING).
+a small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules).  A score that
+depends on the path (a repetition, the move limit) is never stored in the table, nor the result of a node whose
+deciding move led to one; near the move limit the table settles nothing (and static scores may fade:
+MOVE_LIMIT_DAMPING).
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
 order of the previous iteration; the best one found is moved to the front.
