@@ -111,6 +111,39 @@ def test_a_decompression_bomb_is_refused(tmp_path, monkeypatch):
         nd.Positions(_file(tmp_path, bytes(40 * 10 ** 6), count=10))
 
 
+@pytest.mark.parametrize("game", [XIANGQI, CHESS], ids=lambda g: g.name)
+def test_the_tuners_text_positions_convert_to_the_same_records(tmp_path, game):
+    """``nnue-records``: the tuner's FEN;result;score lines (gzip text), several files, in small chunks,
+    give the records ``records_of`` makes of the same rows; the provenance names each file by its text's hash."""
+    import gzip
+    from engine.tune.selfplay import data_digest
+    rows = ROWS[game]
+    text = [f"{fen};{points:g};{score}\n" for fen, points, score in rows]
+    first, second = tmp_path / "a.txt.gz", tmp_path / "b.txt.gz"
+    first.write_bytes(gzip.compress("".join(text[:-1]).encode()))
+    second.write_bytes(gzip.compress(text[-1].encode()))
+    n = nd.convert([str(first), str(second)], tmp_path / "p.bin", game, chunk=1)
+    p = nd.Positions(tmp_path / "p.bin")
+    assert n == len(p) == len(rows) and p.game is game
+    assert p.records.tobytes() == nd.records_of(rows, game).tobytes()
+    assert p.provenance["converted_from"] == [{"file": "a.txt.gz", "sha256": data_digest(str(first))},
+                                              {"file": "b.txt.gz", "sha256": data_digest(str(second))}]
+
+
+@pytest.mark.parametrize("line, says", [("garbage;1;3", ":3: not a chess position"),
+                                        ("8/8/4k3/8/8/8/3QK3/8 b - - 5 60;0.7;12", ":3: not a chess position"),
+                                        ("8/8/4k3/8/8/8/3QK3/8 b - - 5 60;1", ":3: not FEN;result;score")])
+def test_a_bad_text_line_is_one_error_naming_it_and_nothing_is_written(tmp_path, line, says):
+    import gzip
+    rows = ROWS[CHESS]
+    text = tmp_path / "t.txt.gz"
+    lines = "".join(f"{fen};{points:g};{score}\n" for fen, points, score in rows) + line + "\n"
+    text.write_bytes(gzip.compress(lines.encode()))
+    with pytest.raises(DataError, match=f"t.txt.gz{says}"):
+        nd.convert([str(text)], tmp_path / "p.bin", CHESS, chunk=2)
+    assert not (tmp_path / "p.bin").exists()
+
+
 def test_provenance_is_written_as_json(tmp_path):
     path = tmp_path / "p.bin"
     nd.write_positions(path, CHESS, [], {"commit": "abc", "seed": 3})

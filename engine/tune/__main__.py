@@ -85,6 +85,18 @@ def data(game, out, games, nodes, seed, workers, nnue, cluster, network_path):
           f"{time.monotonic() - t0:.0f} s")
 
 
+@main.command("nnue-records")
+@GAME_OPTION
+@click.argument("texts", nargs=-1, required=True)
+@click.option("--out", required=True, help="The positions file to write (engine.tune.nnue_data).")
+def nnue_records(game, texts, out):
+    """The tuner's text positions (TEXTS, from 'data' without --nnue) as a positions file for 'nnue-train'."""
+    from .nnue_data import convert
+    t0 = time.monotonic()
+    n = convert(texts, out, game_named(game))
+    print(f"{n} positions from {len(texts)} file(s) in {out}, {time.monotonic() - t0:.0f} s")
+
+
 @main.command()
 @GAME_OPTION
 @click.option("--data", "data_path", default=None,

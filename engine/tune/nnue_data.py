@@ -32,7 +32,7 @@ import zstandard
 
 from ..files import UnreadableFile, atomic_writer, clip, read_bytes
 from ..game import GAMES, ROOT, game_named
-from .selfplay import DataError, Settings, play_games
+from .selfplay import DataError, Settings, data_digest, play_games, read_positions
 
 MAGIC = b"SHUAIPOS"
 FORMAT_VERSION = 1
@@ -132,6 +132,36 @@ def generate(path, s: Settings, workers: int = 2, progress=None, provenance: dic
                 progress(played, written)
             yield records
     return write_positions(path, game, chunks(), info)
+
+
+def convert(paths, out, game, chunk: int = 100_000) -> int:
+    """Write the tuner's positions (``make tune-data``: gzip text of FEN;result;score lines, the files ``paths``)
+    as the positions file ``out`` for the trainer, so that games already played need not be played again; the
+    number written.  A line that is not a position of ``game`` with a result of 0, 0.5 or 1 is one
+    ``DataError`` naming its file and line, and nothing is written."""
+    def checked(rows, first, path):
+        try:
+            return records_of(rows, game)
+        except (ValueError, KeyError):                  # find the row: a bad FEN, or a result not in RESULT_CODES
+            for n, row in enumerate(rows, first):
+                try:
+                    records_of([row], game)
+                except (ValueError, KeyError) as e:
+                    raise DataError(f"{clip(path, 200)}:{n}: not a {game.name} position with a result of 0, 0.5 "
+                                    f"or 1: {clip(e, 100)}") from None
+            raise
+
+    def chunks():
+        for path in paths:
+            rows, first = [], 1
+            for n, row in enumerate(read_positions(path), 1):
+                rows.append(row)
+                if len(rows) == chunk:
+                    yield checked(rows, first, path)
+                    rows, first = [], n + 1
+            yield checked(rows, first, path)
+    sources = [{"file": str(path).rsplit("/", 1)[-1], "sha256": data_digest(path)} for path in paths]
+    return write_positions(out, game, chunks(), {"commit": source_commit(), "converted_from": sources})
 
 
 class Positions:
