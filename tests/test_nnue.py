@@ -200,6 +200,7 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
     # the factor rows are folded into the file's (left out, the loss is 0.0028 off)
     everywhere = held_out_loss_of(net, positions, stats["k"], 0.5, 1.0)
     assert abs(everywhere - (0.9 * last + 0.1 * stats["validation_loss"])) < 0.001
+    assert held_out_loss_of(net, positions, stats["k"], 0.5, 1.0, batch=7) == everywhere   # batches change nothing
     out = tmp_path / "n.nnue"
     r = CliRunner().invoke(main, ["nnue-train", "--data", str(data), "--out", str(out), "--hidden", "16",
                                   "--epochs", "2", "--batch", "64"])

@@ -219,15 +219,19 @@ def quantize(model, game, factors: int = 0) -> Network:
                    np.round(w2 * QB).astype(np.int16), int(round(b2 * OUTPUT_DIVISOR)))
 
 
-def held_out_loss_of(net: Network, positions: list[Positions], k: float, lam: float, validation: float) -> float:
-    """The loss of a quantized network (numpy reference arithmetic, vectorised) on the held-out tail."""
+def held_out_loss_of(net: Network, positions: list[Positions], k: float, lam: float, validation: float,
+                     batch: int = 16384) -> float:
+    """The loss of a quantized network (numpy reference arithmetic, vectorised a batch at a time: a whole
+    held-out tail of a million samples would need some 30 GB at once) on the held-out tail."""
     data = samples_of(positions)
     held = data.take(slice(int(len(data) * (1 - validation)) & ~1, None))
     w1 = np.vstack([net.w1.astype(np.int64), np.zeros((1, net.hidden), np.int64)])
-    acc_us = net.b1 + w1[held.us].sum(axis=1)
-    acc_them = net.b1 + w1[held.them].sum(axis=1)
-    a = np.clip(acc_us, 0, QA) ** 2 @ net.w2[:net.hidden].astype(np.int64)
-    b = np.clip(acc_them, 0, QA) ** 2 @ net.w2[net.hidden:].astype(np.int64)
-    y = (a + b + net.b2) // OUTPUT_DIVISOR
+    y = np.empty(len(held.us), np.int64)
+    for i in range(0, len(y), batch):
+        acc_us = net.b1 + w1[held.us[i:i + batch]].sum(axis=1)
+        acc_them = net.b1 + w1[held.them[i:i + batch]].sum(axis=1)
+        a = np.clip(acc_us, 0, QA) ** 2 @ net.w2[:net.hidden].astype(np.int64)
+        b = np.clip(acc_them, 0, QA) ** 2 @ net.w2[net.hidden:].astype(np.int64)
+        y[i:i + batch] = (a + b + net.b2) // OUTPUT_DIVISOR
     target = lam * held.result + (1 - lam) * sigmoid(held.score, k)
     return float(np.mean((sigmoid(y, k) - target) ** 2))
