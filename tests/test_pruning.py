@@ -18,37 +18,26 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 @pytest.mark.parametrize("name, on", [("PROBCUT_DEPTH", 5), ("TT_EVAL", 1), ("GHI_ALL_MOVES", 1),
                                       ("SEE_PRUNE_DEPTH", 8), ("CAPTURE_HISTORY_WEIGHT", 100),
-                                      ("CONT_HISTORY_PRUNE_DEPTH", 3), ("CUT_NODE_REDUCTION", 1),
-                                      ("TT_CAPTURE_REDUCTION", 1), ("CORRECTION_WEIGHT", 100)])
+                                      ("CONT_HISTORY_PRUNE_DEPTH", 3), ("SINGULAR_DEPTH", 6),
+                                      ("CUT_NODE_REDUCTION", 1), ("TT_CAPTURE_REDUCTION", 1),
+                                      ("CORRECTION_WEIGHT", 100)])
 def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
-    """ProbCut (step 10 of ``pvs``), the table's bound as a better static evaluation (``_refined``), path dependence
-    from every move of a node not cut off (step 16), pruning by exchange (step 13b), capture history in the move
-    ordering, pruning of quiets their continuation histories refute (step 13), the extra reductions at expected
-    cut nodes and after a capture from the table (step 14) and correction history wait for an SPRT: off by
-    default. Turned on, the search over the bench positions (depth 8, a fresh table each) takes a different tree,
-    finds every mate the search without it finds, at the same distance (perhaps more)."""
-    from engine.search_params import DEFAULTS, INDEX
-    assert DEFAULTS[INDEX[name]] == 0
-    _assert_same_mates_by_another_tree({}, {name: on})
-
-
-def test_singular_extension_is_on_from_depth_8_and_off_searches_another_tree_to_the_same_mates():
-    """Singular extension (step 11b) is kept in both games by their SPRTs: the default extends from depth 8; off,
-    the search over the bench positions takes another tree and finds the same mates at the same distance."""
-    from engine.search_params import DEFAULTS, INDEX
-    assert DEFAULTS[INDEX["SINGULAR_DEPTH"]] == 8
-    _assert_same_mates_by_another_tree({"SINGULAR_DEPTH": 0}, {})
-
-
-def _assert_same_mates_by_another_tree(plain_params, tried_params):
-    """The xiangqi bench positions searched to depth 8 (a fresh table each) with each set of search parameters
-    take different trees, and every mate the first finds the second finds at the same distance."""
+    """ProbCut (step 10 of ``pvs``), the table's bound as a better static evaluation (``_refined``), path
+    dependence from every move of a node not cut off (step 16), pruning by exchange (step 13b), capture history
+    in the move ordering, pruning of quiets their continuation histories refute (step 13), singular extension
+    (step 11b), the extra reductions at expected cut nodes and after a capture from the table (step 14) and
+    correction history wait for an SPRT: off by default.  Turned on,
+    the search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
+    the search without it finds, at the same distance (perhaps more)."""
     from engine.game import game_named
+    from engine.search_params import DEFAULTS, INDEX
     from engine.searcher import Searcher, search_once
+    assert DEFAULTS[INDEX[name]] == 0
+    bench = game_named("xiangqi").bench()
     runs = []
-    for params in (plain_params, tried_params):
+    for params in ({}, {name: on}):
         results = []
-        for fen in game_named("xiangqi").bench().FENS:
+        for fen in bench.FENS:
             searcher = Searcher(16)
             searcher.set_params(params)
             r = search_once(Position(fen), depth=8, searcher=searcher)
