@@ -6,17 +6,17 @@ quiescence; it keeps each position's static evaluation, computed once), mate-dis
 static evaluation and "improving", check extension, razoring, reverse futility, null move reduced by depth and by
 the margin over beta (guarded for endings without pieces), ProbCut, internal iterative reduction, singular
 extension (chess's default only: ``SINGULAR_DEPTH``), late-move and futility pruning of quiet moves, late-move
-reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an SPRT keeps them: ProbCut (``PROBCUT_DEPTH``),
-the table's bound as a better static evaluation (``TT_EVAL``), a node's path dependence taken from all its moves
-when no move cut it off (``GHI_ALL_MOVES``), capture history (``CAPTURE_HISTORY_WEIGHT``), more reduction at
-expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture from the table (``TT_CAPTURE_REDUCTION``), and
-correction history, a learnt correction of the static evaluation by the game's structure key
-(``CORRECTION_WEIGHT``). Move ordering: hash move -> winning and equal captures by MVV/LVA (and capture history) ->
-two killers and the countermove -> quiets by butterfly and continuation history -> losing captures. Repetitions are
-found through a small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules). A
-score that depends on the path (a repetition, the move limit) is never stored in the table, nor the result of a
-node whose deciding move led to one; near the move limit the table settles nothing (and static scores may fade:
-MOVE_LIMIT_DAMPING).
+reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
+SPRT keeps them: ProbCut (``PROBCUT_DEPTH``), the table's bound as a better static evaluation (``TT_EVAL``), a
+node's path dependence taken from all its moves when no move cut it off (``GHI_ALL_MOVES``), capture history
+(``CAPTURE_HISTORY_WEIGHT``), more reduction at expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture
+from the table (``TT_CAPTURE_REDUCTION``), and correction history, a learnt correction of the static evaluation by
+the game's structure key (``CORRECTION_WEIGHT``). Move ordering: hash move -> winning and equal captures by MVV/LVA
+(and capture history) -> two killers and the countermove -> quiets by butterfly and continuation history -> losing
+captures. Repetitions are found through a small hash of the keys on the path and judged by the game's rules
+(xiangqi: the Asian rules). A score that depends on the path (a repetition, the move limit) is never stored in the
+table, nor the result of a node whose deciding move led to one; near the move limit the table settles nothing (and
+static scores may fade: MOVE_LIMIT_DAMPING).
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
 order of the previous iteration; the best one found is moved to the front.
