@@ -28,7 +28,8 @@ disk; deeper, where nodes are many, only chunks already cached are used (Stockfi
 All state lives in arrays made once by the Python driver (``engine.searcher``):
 
 * ``ctrl`` int64[CTRL_LEN]: stop flag, node counter and limit, selective depth, table age, root results,
-  the number of root moves, the tablebase disk depth and hit counter; then the tunable parameters
+  the number of root moves, the tablebase disk depth and hit counter, the root's first move searched (MultiPV)
+  and the depth it was asked for; then the tunable parameters
   (``engine.search_params``: margins, depths, reductions, history limits), read at run time (``reset_ctrl``)
 * ``ss``   int32[MAX_PLY + 2, SS_LEN]: per ply the two killers, the PV length, the "path-dependent" flag,
   the static evaluation, the move played and its history index
@@ -63,8 +64,8 @@ MAX_PLY = 96
 REP_MASK = 4095                 # the small hash of keys on the path has REP_MASK + 1 buckets
 
 C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_ROOT_DONE, C_TB_DEPTH, C_TB_HITS, \
-    C_ROOT_MOVES, C_ROOT_FIRST = range(12)
-C_PARAMS = 12                   # C_ROOT_FIRST: the root searches its moves from this index on (MultiPV)
+    C_ROOT_MOVES, C_ROOT_FIRST, C_ROOT_DEPTH = range(13)
+C_PARAMS = 13                   # C_ROOT_FIRST: the root searches its moves from this index on (MultiPV)
 CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search_params), read at run time
 (P_HISTORY_LIMIT, P_CONT_HISTORY_LIMIT, P_BONUS_MAX_DEPTH, P_BONUS_QUADRATIC, P_BONUS_LINEAR, P_BONUS_CONSTANT,
  P_CAPTURE_HISTORY_WEIGHT, P_CAPTURE_HISTORY_LIMIT, P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_STAT_OFFSET, P_STAT_DIVISOR,
@@ -74,7 +75,7 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
  P_QS_DELTA_MARGIN, P_CORRECTION_WEIGHT, P_CORRECTION_LIMIT, P_TT_EVAL, P_GHI_ALL_MOVES, P_CHECK_STORES_ASKED_DEPTH,
  P_IMPROVING_PAST_CHECK, P_PROBCUT_DEPTH, P_PROBCUT_MARGIN, P_PROBCUT_IMPROVING, P_PROBCUT_REDUCTION,
  P_PROBCUT_CAPTURES, P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SEE_CAPTURE_MARGIN, P_CHECK_EXTENSION_SEE,
- P_SINGULAR_DEPTH, P_SINGULAR_MARGIN, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
+ P_SINGULAR_DEPTH, P_SINGULAR_MARGIN, P_SINGULAR_LINE_EXTENSION, P_MOVE_LIMIT_HORIZON, P_MOVE_LIMIT_DAMPING, P_ROOT_REPETITION_THREEFOLD) = (
     C_PARAMS + PARAM_INDEX[p.name] for p in PARAMS)
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history; whether
@@ -606,6 +607,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         hist[n_ply, H_CHECK] = 1 if checked else 0
         ss[0, SS_PV_LEN] = 0
         ctrl[C_ROOT_DONE] = 0
+        ctrl[C_ROOT_DEPTH] = depth
     else:
         checked, rep = _enter_node(board, st, hist, keys, ctrl, ss, reps, ply)
         if ctrl[C_STOP] != 0:
@@ -733,10 +735,12 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     # Step 11b. Singular extension (SINGULAR_DEPTH): the table's move, a lower bound stored deep enough, is
     # searched a ply deeper if every other move, searched to half the depth, fails below its score less a margin
     # (a search of this same node, ply and position, that leaves the move out); if instead that search beats beta
-    # as well, more than one move does, and the node is cut (multi-cut).  It runs before this node's own moves
-    # are generated: it uses this ply's rows of the move stack.
+    # as well, more than one move does, and the node is cut (multi-cut).  Not on a line already extended beyond
+    # the root's depth by more than SINGULAR_LINE_EXTENSION plies (its checks).  It runs before this node's own
+    # moves are generated: it uses this ply's rows of the move stack.
     singular = False
     if (not root and excluded == 0 and ctrl[P_SINGULAR_DEPTH] > 0 and depth >= ctrl[P_SINGULAR_DEPTH]
+            and ply + depth - ctrl[C_ROOT_DEPTH] <= ctrl[P_SINGULAR_LINE_EXTENSION]
             and hash_move != 0 and (bound == BOUND_LOWER or bound == BOUND_EXACT) and tt_depth >= depth - 3
             and abs(bound_score) < MATE_BOUND):
         singular_beta = bound_score - ctrl[P_SINGULAR_MARGIN] * depth
