@@ -7,9 +7,14 @@ separated by commas).  The defaults are the values the search was proved with; e
 SPSA perturbation at the end of a tuning run (fishtest's ``c_end``), its ``lo``/``hi`` the range a tuner or a user
 may set.
 
+The time manager's parameters (``TIME_PARAMS``, read by ``engine.timeman`` in Python, not by the kernels) live
+here too, so that the same option sets them and the same tuner tunes them; what keeps the clock safe (the reserve,
+the hard limit's share of the clock) is not among them and stays in ``engine.timeman``.
+
 Where a default came from: the history, LMR, bonus and late-move-pruning numbers were Stockfish 10/11's (an idea
-with its published numbers, waiting for our own tuning); the pruning margins and the move-limit terms are ours,
-set by hand and kept by SPRT.  ``make spsa`` tunes them; the README lists each start and tuned value.
+with its published numbers, waiting for our own tuning); the pruning margins, the move-limit terms and the time
+manager's are ours, set by hand and kept by SPRT.  ``make spsa`` tunes them; the README lists each start and tuned
+value.
 """
 from __future__ import annotations
 
@@ -127,10 +132,30 @@ PARAMS = (
           tuned=False),
 )
 
-INDEX = {p.name: i for i, p in enumerate(PARAMS)}
-TUNED = tuple(p.name for p in PARAMS if p.tuned)     # what ``make spsa`` tunes unless told which
+# The time manager's (engine.timeman): how the soft limit of a clock search is planned and then scaled after each
+# iteration.  Percentages are of the soft limit unless said otherwise.
+TIME_PARAMS = (
+    Param("TIME_MOVES_TO_GO", 16, 8, 60, 2, "sudden death: plan as if this many moves remained"),
+    Param("TIME_INCREMENT_SHARE", 75, 30, 100, 5, "percent of the increment added to the soft limit"),
+    Param("TIME_HARD_PER_SOFT", 400, 150, 800, 40, "the hard limit, in percent of the soft one (at most 40% of the "
+          "clock)"),
+    Param("TIME_STABLE_AFTER", 3, 1, 8, 1, "the same best move this many iterations in a row starts to save time"),
+    Param("TIME_STABLE_STEP", 10, 0, 30, 2, "percent less for that iteration and each further one ..."),
+    Param("TIME_STABLE_MIN", 55, 20, 100, 5, "... down to this percent"),
+    Param("TIME_CHANGE_EXTRA", 50, 0, 150, 10, "percent more after a best move that changed at the last iteration"),
+    Param("TIME_CHANGE_DECAY", 50, 0, 90, 5, "an earlier change counts this percent as much per iteration since"),
+    Param("TIME_TREND_ITERATIONS", 3, 1, 8, 1, "the score is compared with the mean of this many iterations before"),
+    Param("TIME_FALL_CP", 30, 5, 200, 5, "a score that fell by this many centipawns below that mean ..."),
+    Param("TIME_FALL_EXTRA", 50, 0, 150, 10, "... takes this percent more (linearly below)"),
+    Param("TIME_RISE_SAVING", 20, 0, 60, 5, "one that rose as much, this percent less"),
+    Param("TIME_NEXT_ITERATION", 60, 20, 100, 5, "a new iteration starts only before this percent of the soft limit"),
+)
+
+BY_NAME = {p.name: p for p in PARAMS + TIME_PARAMS}
+INDEX = {p.name: i for i, p in enumerate(PARAMS)}   # where the kernels find each of PARAMS (after alphabeta.C_PARAMS)
+TUNED = tuple(p.name for p in PARAMS + TIME_PARAMS if p.tuned)     # what ``make spsa`` tunes unless told which
 DEFAULTS = tuple(p.default for p in PARAMS)
-assert all(p.lo <= p.default <= p.hi and p.step > 0 for p in PARAMS)
+assert all(p.lo <= p.default <= p.hi and p.step > 0 for p in BY_NAME.values())
 
 
 def parse(text: str) -> dict[str, int]:
@@ -140,14 +165,14 @@ def parse(text: str) -> dict[str, int]:
     for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
         name, eq, value = item.partition("=")
         name = name.strip().upper()
-        if not eq or name not in INDEX:
+        if not eq or name not in BY_NAME:
             raise ValueError(f"unknown search parameter {name[:40]!r}" if eq else f"expected NAME=VALUE, got "
                              f"{item[:40]!r}")
         try:
             number = int(value.strip())
         except ValueError:
             raise ValueError(f"{name}: not an integer: {value.strip()[:20]!r}") from None
-        p = PARAMS[INDEX[name]]
+        p = BY_NAME[name]
         if not p.lo <= number <= p.hi:
             raise ValueError(f"{name}: {number} is outside {p.lo}..{p.hi}")
         values[name] = number
@@ -155,14 +180,21 @@ def parse(text: str) -> dict[str, int]:
 
 
 def array(values: dict[str, int] | None = None):
-    """The parameters as the kernels read them (int64 numpy array): the defaults with ``values`` in their places.
-    (numpy is imported here, not with the module: the protocol's options name this module, and the engine's
-    first answer comes before numpy and numba are loaded.)"""
+    """The search's parameters as the kernels read them (int64 numpy array): the defaults with ``values`` (the
+    kernels' among them; the time manager's are ``time_values``') in their places.  (numpy is imported here, not
+    with the module: the protocol's options name this module, and the engine's first answer comes before numpy
+    and numba are loaded.)"""
     import numpy as np
     out = np.array(DEFAULTS, np.int64)
     for name, value in (values or {}).items():
-        out[INDEX[name]] = value
+        if name in INDEX:
+            out[INDEX[name]] = value
     return out
+
+
+def time_values(values: dict[str, int] | None = None) -> dict[str, int]:
+    """The time manager's parameters, {name: value}: the defaults with those of ``values`` in their places."""
+    return {p.name: (values or {}).get(p.name, p.default) for p in TIME_PARAMS}
 
 
 def format_values(values: dict[str, int]) -> str:

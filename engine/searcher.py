@@ -252,7 +252,8 @@ class Searcher:
         self.book_best = False                  # play the book's heaviest move rather than draw one by weight
         self._no_tables = TableSet()            # the tables of a level that may not use them
         self.param_values: dict = {}            # the search's tunable parameters set by name (set_params) ...
-        self.params = search_params.array()     # ... and all of them for this search (_use_game)
+        self.params = search_params.array()     # ... and all of them for this search (_use_game): the kernels'
+        self.time_params = search_params.time_values()      # ... and the time manager's
         self.networks: dict = {}                # game name -> its evaluation network (set_network), if any
         self._thread_nets: list = []            # each thread's network and accumulators (engine.nnue.kernels)
 
@@ -324,7 +325,9 @@ class Searcher:
         """Work arrays shaped for ``game`` (made anew only when the game changes), one set per thread, and the
         search parameters: the game's defaults, then those set by name."""
         kernels = game.kernels()
-        self.params = search_params.array({**game.search_params, **self.param_values})
+        values = {**game.search_params, **self.param_values}
+        self.params = search_params.array(values)
+        self.time_params = search_params.time_values(values)
         if game is not self.game:
             (ctrl, self.ss, self.pv, self.moves, self.order, self.history,
              self.reps) = ab.new_work_arrays(kernels.MAX_MOVES, kernels.HISTORY_SIZE)
@@ -375,7 +378,7 @@ class Searcher:
         self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else NO_NODE_LIMIT
         self._pondering = limits.ponder or limits.infinite
         self._infinite = limits.infinite
-        self._budget = budget(limits)
+        self._budget = budget(limits, self.time_params)
         self._start_time = time.perf_counter()
         self._soft_deadline = None
         self._best_moves, self._scores = [], []
@@ -824,8 +827,8 @@ class Searcher:
         if self._budget.clock:
             # On the clock: the soft limit scaled by the best move's stability and the score's trend, and no
             # new iteration that would probably not finish before it.
-            soft = scale_soft(self._budget.soft, self._best_moves, self._scores, self._budget.hard)
-            return not may_start_iteration(now - clock_start, soft)
+            soft = scale_soft(self._budget.soft, self._best_moves, self._scores, self._budget.hard, self.time_params)
+            return not may_start_iteration(now - clock_start, soft, self.time_params)
         return now >= deadline                          # movetime: the whole time
 
 

@@ -10,27 +10,27 @@ move has just changed or the score falls (never beyond the hard limit), and ``ma
 iteration that would probably not finish before it (each one takes about as long as all the previous together).
 """
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
+
+from .search_params import time_values
 
 MOVE_OVERHEAD = 0.05          # seconds reserved per move for I/O and the GUI (the Move Overhead option's default:
                               # more than Stockfish's 10 ms, for a Python engine's start of a search and its pipes)
-DEFAULT_MOVES_TO_GO = 16      # sudden death: plan as if this many moves remained (the search stops early, see scale_soft)
+# What keeps the clock safe, whatever the tunable parameters say: a reserve of the clock never planned for (the
+# overhead and 2% of the clock, at most half of it), and a hard limit of at most 40% of the rest (90% of it on the
+# last move before a time control).
+RESERVE_SHARE = 0.02
+HARD_SHARE = 0.4
+LAST_MOVE_HARD_SHARE = 0.9
 
-
-# The soft limit of a clock search, scaled after each iteration (scale_soft).
-STABLE_AFTER = 3            # the same best move this many iterations in a row starts to save time:
-STABLE_STEP = 0.1           #   10% less for that iteration and for each further one,
-STABLE_MIN = 0.55           #   down to this factor (7 iterations or more of the same move)
-CHANGE_EXTRA = 0.5          # a best move that changed at the last iteration: +50%; an earlier change counts
-CHANGE_DECAY = 0.5          #   half as much for each iteration since (so at most 1 + 0.5 / (1 - 0.5) = 2x)
-TREND_ITERATIONS = 3        # the score is compared with the mean of this many iterations before the last
-FALL_CP = 30                # a score that fell by this many centipawns (or more) below that mean:
-FALL_EXTRA = 0.5            #   +50% (linear below); one that rose as much:
-RISE_SAVING = 0.2           #   -20%
-# The next iteration is started only before this fraction of the (scaled) soft limit: the iterations of this
-# engine take 1.5-2x the time of all the previous together, so one started later would often end past the
-# soft limit, and sometimes be cut by the hard one (its work mostly lost).
-NEXT_ITERATION_FRACTION = 0.6
+# The tunable parameters (engine.search_params.TIME_PARAMS, set by the SearchParams option): how the soft limit is
+# planned (TIME_MOVES_TO_GO, TIME_INCREMENT_SHARE, TIME_HARD_PER_SOFT) and scaled after each iteration
+# (scale_soft: TIME_STABLE_*, TIME_CHANGE_*, TIME_TREND_ITERATIONS, TIME_FALL_*, TIME_RISE_SAVING), and when a
+# new iteration may start (TIME_NEXT_ITERATION: the iterations of this engine take 1.5-2x the time of all the
+# previous together, so one started later would often end past the soft limit, and sometimes be cut by the hard
+# one, its work mostly lost).  ``p`` below is {name: value}, ``search_params.time_values``; the defaults when
+# not given.
+DEFAULTS = time_values()
 
 
 @dataclass
@@ -40,7 +40,7 @@ class Budget:
     clock: bool = False         # from the clock (time_left): the search scales ``soft`` (scale_soft)
 
 
-def budget(limits) -> Budget:
+def budget(limits, p: Mapping[str, int] = DEFAULTS) -> Budget:
     overhead = MOVE_OVERHEAD if limits.overhead is None else limits.overhead
     if limits.movetime is not None:
         t = max(0.01, limits.movetime - overhead)
@@ -49,55 +49,57 @@ def budget(limits) -> Budget:
         return Budget(None, None)
     left = max(0.0, limits.time_left)
     inc = max(0.0, limits.increment)
-    mtg = limits.movestogo if limits.movestogo and limits.movestogo > 0 else DEFAULT_MOVES_TO_GO
-    reserve = min(left * 0.5, overhead + 0.02 * left)           # never spend this part of the clock
+    mtg = limits.movestogo if limits.movestogo and limits.movestogo > 0 else p["TIME_MOVES_TO_GO"]
+    reserve = min(left * 0.5, overhead + RESERVE_SHARE * left)     # never spend this part of the clock
     usable = max(0.0, left - reserve)
-    soft = usable / mtg + inc * 0.75
-    hard = min(usable * (0.9 if mtg == 1 else 0.4), soft * 4.0)
+    soft = usable / mtg + inc * p["TIME_INCREMENT_SHARE"] / 100
+    hard = min(usable * (LAST_MOVE_HARD_SHARE if mtg == 1 else HARD_SHARE), soft * p["TIME_HARD_PER_SOFT"] / 100)
     soft = min(soft, hard)
     return Budget(max(0.005, soft), max(0.01, hard), clock=True)
 
 
-def _stability(best_moves: Sequence) -> float:
-    """< 1 when the last best move has been the best for STABLE_AFTER iterations or more."""
+def _stability(best_moves: Sequence, p: Mapping[str, int]) -> float:
+    """< 1 when the last best move has been the best for TIME_STABLE_AFTER iterations or more."""
     run = 1
     while run < len(best_moves) and best_moves[-1 - run] == best_moves[-1]:
         run += 1
-    if run < STABLE_AFTER:
+    if run < p["TIME_STABLE_AFTER"]:
         return 1.0
-    return max(STABLE_MIN, 1.0 - STABLE_STEP * (run - STABLE_AFTER + 1))
+    return max(p["TIME_STABLE_MIN"], 100 - p["TIME_STABLE_STEP"] * (run - p["TIME_STABLE_AFTER"] + 1)) / 100
 
 
-def _instability(best_moves: Sequence) -> float:
-    """>= 1: 1 + CHANGE_EXTRA for a change at the last iteration, each earlier change decayed by CHANGE_DECAY
-    per iteration since."""
+def _instability(best_moves: Sequence, p: Mapping[str, int]) -> float:
+    """>= 1: 1 + TIME_CHANGE_EXTRA for a change at the last iteration, each earlier change decayed by
+    TIME_CHANGE_DECAY per iteration since."""
     changes = 0.0
+    decay = p["TIME_CHANGE_DECAY"] / 100
     for i in range(1, len(best_moves)):
         if best_moves[i] != best_moves[i - 1]:
-            changes += CHANGE_DECAY ** (len(best_moves) - 1 - i)
-    return 1.0 + CHANGE_EXTRA * changes
+            changes += decay ** (len(best_moves) - 1 - i)
+    return 1.0 + p["TIME_CHANGE_EXTRA"] / 100 * changes
 
 
-def _trend(scores: Sequence[int]) -> float:
-    """> 1 when the last score fell below the mean of the TREND_ITERATIONS before it, < 1 when it rose."""
+def _trend(scores: Sequence[int], p: Mapping[str, int]) -> float:
+    """> 1 when the last score fell below the mean of the TIME_TREND_ITERATIONS before it, < 1 when it rose."""
     if len(scores) < 2:
         return 1.0
-    before = scores[-1 - TREND_ITERATIONS:-1]
+    before = scores[-1 - p["TIME_TREND_ITERATIONS"]:-1]
     fall = sum(before) / len(before) - scores[-1]
     if fall >= 0:
-        return 1.0 + FALL_EXTRA * min(1.0, fall / FALL_CP)
-    return 1.0 - RISE_SAVING * min(1.0, -fall / FALL_CP)
+        return 1.0 + p["TIME_FALL_EXTRA"] / 100 * min(1.0, fall / p["TIME_FALL_CP"])
+    return 1.0 - p["TIME_RISE_SAVING"] / 100 * min(1.0, -fall / p["TIME_FALL_CP"])
 
 
-def scale_soft(soft: float, best_moves: Sequence, scores: Sequence[int], hard: float | None = None) -> float:
+def scale_soft(soft: float, best_moves: Sequence, scores: Sequence[int], hard: float | None = None,
+               p: Mapping[str, int] = DEFAULTS) -> float:
     """The soft limit to use after the iterations so far: ``best_moves[i]`` and ``scores[i]`` (centipawns, the
     side to move's view) are those of iteration i + 1, the last the iteration just completed; ``soft`` is the
-    budget's.  Between 0.44x (a move stable for 7 iterations, the score up) and 3x (a move that has changed at
-    each iteration, the score down), and never above ``hard``."""
-    scaled = soft * _stability(best_moves) * _instability(best_moves) * _trend(scores)
+    budget's.  At the defaults between 0.44x (a move stable for 7 iterations, the score up) and 3x (a move that
+    has changed at each iteration, the score down), and never above ``hard``."""
+    scaled = soft * _stability(best_moves, p) * _instability(best_moves, p) * _trend(scores, p)
     return scaled if hard is None else min(scaled, hard)
 
 
-def may_start_iteration(elapsed: float, soft: float) -> bool:
+def may_start_iteration(elapsed: float, soft: float, p: Mapping[str, int] = DEFAULTS) -> bool:
     """May a new iteration start ``elapsed`` seconds into the move, with this (scaled) soft limit?"""
-    return elapsed < NEXT_ITERATION_FRACTION * soft
+    return elapsed < p["TIME_NEXT_ITERATION"] / 100 * soft

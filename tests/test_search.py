@@ -179,6 +179,20 @@ def test_clock_search_stops_between_iterations_and_within_the_hard_limit(searche
     assert result.best == result.info.pv[0] == infos[-1].pv[0] and result.best in Position().legal_move_names()
 
 
+def test_the_time_parameters_reach_the_clock_of_a_search():
+    """SearchParams' time manager parameters plan the searcher's clock: 60 moves to go instead of 16 on a clock
+    of 10 s is a soft limit of 9.75 s / 60; a short search all the same (well within that), the move legal."""
+    from engine.search_params import time_values
+    from engine.timeman import budget
+    searcher = Searcher(16)
+    searcher.set_params({"TIME_MOVES_TO_GO": 60})
+    limits = Limits(time_left=10.0)
+    infos, result, seconds = _run(searcher, Position(), limits)
+    assert searcher._budget == budget(limits, time_values({"TIME_MOVES_TO_GO": 60}))
+    assert searcher._budget.soft == pytest.approx(9.75 / 60) and seconds < 1.0
+    assert result.best in Position().legal_move_names()
+
+
 def test_a_hard_stop_keeps_a_best_move_of_the_search(searcher):
     """Cut in the middle of an iteration (movetime: the hard limit is the soft one), the move played is the last
     completed iteration's, or the cut iteration's once one of its root moves has finished and beaten it; the

@@ -2,9 +2,13 @@
 limit scaled by the search's progress (scale_soft), and when a new iteration may start."""
 import pytest
 
+from engine.search_params import time_values
 from engine.searcher import Limits
-from engine.timeman import (DEFAULT_MOVES_TO_GO, MOVE_OVERHEAD, NEXT_ITERATION_FRACTION, STABLE_MIN, budget,
-                            may_start_iteration, scale_soft)
+from engine.timeman import DEFAULTS, MOVE_OVERHEAD, budget, may_start_iteration, scale_soft
+
+DEFAULT_MOVES_TO_GO = DEFAULTS["TIME_MOVES_TO_GO"]
+STABLE_MIN = DEFAULTS["TIME_STABLE_MIN"] / 100
+NEXT_ITERATION_FRACTION = DEFAULTS["TIME_NEXT_ITERATION"] / 100
 
 
 def test_time_budgets():
@@ -147,3 +151,27 @@ def test_move_overhead_is_kept_from_every_budget():
     assert budget(Limits(movetime=1.0, overhead=0.3)).hard == pytest.approx(0.7)
     assert budget(Limits(movetime=1.0)).hard == pytest.approx(1.0 - MOVE_OVERHEAD)
     assert budget(Limits(time_left=1.0, overhead=0.5)).hard < budget(Limits(time_left=1.0, overhead=0.0)).hard
+
+
+def test_the_time_parameters_change_the_budget_and_its_scaling():
+    """The time manager's tunable parameters (``search_params.TIME_PARAMS``, set by SearchParams): each named
+    one moves the number it names, and no value in their ranges plans beyond the clock's reserve."""
+    limits = Limits(time_left=10.0, increment=0.1)
+    b = budget(limits, time_values({"TIME_MOVES_TO_GO": 8, "TIME_INCREMENT_SHARE": 100}))
+    assert b.soft == pytest.approx(9.75 / 8 + 0.1) and b.hard == pytest.approx(0.4 * 9.75)   # 40%: below 4 soft
+    assert budget(limits, time_values({"TIME_HARD_PER_SOFT": 200})).hard == pytest.approx(2 * budget(limits).soft)
+    assert time_values() == DEFAULTS and budget(limits, DEFAULTS) == budget(limits)
+    stable = ["h2e2"] * 8
+    assert scale_soft(SOFT, stable, [20] * 8, HARD, time_values({"TIME_STABLE_MIN": 80})) == pytest.approx(0.8 * SOFT)
+    changed = ["h2e2"] * 7 + ["b2e2"]
+    assert scale_soft(SOFT, changed, [20] * 8, HARD, time_values({"TIME_CHANGE_EXTRA": 100})) == pytest.approx(2 * SOFT)
+    assert scale_soft(SOFT, changed, [30, 30, 30, 30, 30, 30, 30, 20], HARD,
+                      time_values({"TIME_FALL_CP": 10, "TIME_FALL_EXTRA": 100})) == pytest.approx(3 * SOFT)
+    assert may_start_iteration(0.7 * SOFT, SOFT, time_values({"TIME_NEXT_ITERATION": 75}))
+    assert not may_start_iteration(0.7 * SOFT, SOFT)
+    from engine.search_params import TIME_PARAMS
+    for p in TIME_PARAMS:
+        for value in (p.lo, p.hi):
+            for left, inc, mtg in ((0.3, 0.0, None), (10.0, 0.1, None), (60.0, 1.0, 1), (600.0, 10.0, 40)):
+                b = budget(Limits(time_left=left, increment=inc, movestogo=mtg), time_values({p.name: value}))
+                assert 0 < b.soft <= b.hard <= left - min(left * 0.5, MOVE_OVERHEAD + 0.02 * left), (p.name, value)

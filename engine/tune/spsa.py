@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import read_text, write_atomically
-from ..search_params import INDEX, PARAMS, TUNED, format_values
+from ..search_params import BY_NAME, TUNED, format_values
 
 ALPHA, GAMMA = 0.602, 0.101
 RATE = 0.02                 # r_end: see above
@@ -54,10 +54,10 @@ class State:
 
     def __post_init__(self):
         if not self.theta:
-            self.theta = [float(PARAMS[INDEX[n]].default) for n in self.names]
+            self.theta = [float(BY_NAME[n].default) for n in self.names]
 
     def params(self):
-        return [PARAMS[INDEX[n]] for n in self.names]
+        return [BY_NAME[n] for n in self.names]
 
     def values(self) -> dict[str, int]:
         """θ rounded: what an engine plays with."""
@@ -81,7 +81,7 @@ class State:
             raise ValueError(f"{path}: not an SPSA state of version {STATE_VERSION}")
         names, theta = data.get("names"), data.get("theta")
         if (not isinstance(names, list) or not isinstance(theta, list) or len(names) != len(theta)
-                or not all(isinstance(n, str) and n in INDEX for n in names)
+                or not all(isinstance(n, str) and n in BY_NAME for n in names)
                 or not all(isinstance(t, (int, float)) and math.isfinite(t) for t in theta)):
             raise ValueError(f"{path}: unknown parameters or bad values")
         fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
@@ -153,7 +153,7 @@ def run(args, out=print) -> State:
         out(f"going on from {state_path}: iteration {state.k} of {state.iterations}, {state.games} games")
     else:
         names = [n.strip().upper() for n in args.params.split(",")] if args.params else list(TUNED)
-        unknown = [n for n in names if n not in INDEX]
+        unknown = [n for n in names if n not in BY_NAME]
         if unknown:
             raise ValueError(f"unknown search parameters: {', '.join(unknown)}")
         state = State(iterations=args.iterations, rate=args.rate, names=names, seed=args.seed,
