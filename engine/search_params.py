@@ -112,9 +112,8 @@ PARAMS = (
           tuned=False),
     # Singular extension: the table's move is searched a ply deeper when the other moves, searched to half the
     # depth, all fail below its stored score less a margin; a check so extended is not extended again (off by
-    # default: chess's own default is 8, kept by its SPRT; Stockfish 11's form, every check extended as well, lost
-    # in xiangqi, where this one passed its SPRT but finds a mate in 3 of tests/test_search.py only after 339,000
-    # nodes instead of 15,600: off there until that is understood).
+    # default: chess's own default is 8, kept by its SPRT, and xiangqi's 8 with SINGULAR_LINE_EXTENSION 1, kept by
+    # its; Stockfish 11's form, every check extended as well, lost in xiangqi).
     Param("SINGULAR_DEPTH", 0, 0, 14, 1, "singular extension from this depth (0: off)", tuned=False),
     Param("SINGULAR_MARGIN", 2, 0, 40, 2, "the other moves must fail this much per ply below the table's score"),
     # ... and only on a line not already extended more than this many plies beyond the root's depth (ply + depth
@@ -122,7 +121,7 @@ PARAMS = (
     # each extended, stack singular extensions on top and the tree of a mating attack grows with every
     # iteration (a mate in 3 of tests/test_search.py: 339,000 nodes instead of 15,600; at 1 the same 15,800).
     Param("SINGULAR_LINE_EXTENSION", 99, 0, 99, 1, "singular extension only where the line so far is extended at "
-          "most this many plies beyond the root's depth (99: no bound)"),
+          "most this many plies beyond the root's depth (99: no bound; xiangqi 1)", tuned=False),
     # The move limit (60 moves in xiangqi, 50 in chess).
     Param("MOVE_LIMIT_HORIZON", 4, 0, 16, 1, "plies of extensions beyond the depth that may reach the limit"),
     Param("MOVE_LIMIT_DAMPING", 0, 0, 100, 8, "percent of a static score lost at the limit"),

@@ -46,12 +46,13 @@ def test_the_search_reads_its_parameters_at_run_time():
 
 def test_a_game_searches_with_its_own_defaults_and_a_set_value_overrides_them():
     """A game may keep its own default for a parameter (``Game.search_params``, each kept by an SPRT in that
-    game): chess prunes by exchange and extends singular moves, xiangqi not; the same searcher switches with the
-    game, and a value set by name (the SearchParams option, an SPRT's) wins over the game's."""
+    game): chess prunes by exchange and extends singular moves, xiangqi extends them only on lines not already
+    extended, and does not prune by exchange; the same searcher switches with the game, and a value set by name (the SearchParams option, an SPRT's) wins over the game's."""
     from engine.game import game_named
     from engine.searcher import Searcher, search_once
     chess, xiangqi = game_named("chess"), game_named("xiangqi")
-    assert chess.search_params == {"SEE_PRUNE_DEPTH": 8, "SINGULAR_DEPTH": 8} and xiangqi.search_params == {}
+    assert chess.search_params == {"SEE_PRUNE_DEPTH": 8, "SINGULAR_DEPTH": 8}
+    assert xiangqi.search_params == {"SINGULAR_DEPTH": 8, "SINGULAR_LINE_EXTENSION": 1}
     s = Searcher(16)
     see = INDEX["SEE_PRUNE_DEPTH"]
     for game, expected in ((chess, 8), (xiangqi, 0), (chess, 8)):
