@@ -5,7 +5,8 @@ Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): tra
 quiescence; it keeps each position's static evaluation, computed once), mate-distance pruning, tablebase probes,
 static evaluation and "improving", check extension, razoring, reverse futility, null move reduced by depth and by
 the margin over beta (guarded for endings without pieces), ProbCut, internal iterative reduction, singular
-extension (chess's default only: ``SINGULAR_DEPTH``), late-move and futility pruning of quiet moves, late-move
+extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
+``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
 reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
 SPRT keeps them: ProbCut (``PROBCUT_DEPTH``), the table's bound as a better static evaluation (``TT_EVAL``), a
 node's path dependence taken from all its moves when no move cut it off (``GHI_ALL_MOVES``), capture history
