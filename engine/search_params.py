@@ -101,9 +101,9 @@ PARAMS = (
     Param("PROBCUT_REDUCTION", 4, 2, 6, 1, "plies less for the shallow search"),
     Param("PROBCUT_CAPTURES", 3, 1, 8, 1, "at most this many captures tried"),
     # Pruning by exchange at shallow depth: a late move that loses material by exchange (SEE) beyond a margin
-    # that grows with the depth is not searched; never a check (off by default: chess's own default is 8, kept by
-    # its SPRT, in engine/chess/constants.py; xiangqi's waits for one).
-    Param("SEE_PRUNE_DEPTH", 0, 0, 14, 1, "prune losing exchanges below this depth (0: off)", tuned=False),
+    # that grows with the depth is not searched; never a check (8: kept by an SPRT in each game, chess's +25 +- 16
+    # and xiangqi's +19 +- 14).
+    Param("SEE_PRUNE_DEPTH", 8, 0, 14, 1, "prune losing exchanges below this depth (0: off)", tuned=False),
     Param("SEE_QUIET_MARGIN", 60, 0, 300, 10, "a quiet may lose this much per ply of its reduced depth ..."),
     Param("SEE_CAPTURE_MARGIN", 150, 0, 600, 20, "... a capture this much per ply of depth"),
     # A check that loses material by exchange is not extended, as Stockfish 11 does (off: in xiangqi mating
@@ -111,10 +111,10 @@ PARAMS = (
     Param("CHECK_EXTENSION_SEE", 0, 0, 1, 1, "1: a check that loses material by exchange is not extended",
           tuned=False),
     # Singular extension: the table's move is searched a ply deeper when the other moves, searched to half the
-    # depth, all fail below its stored score less a margin; a check so extended is not extended again (off by
-    # default: chess's own default is 8, kept by its SPRT, and xiangqi's 8 with SINGULAR_LINE_EXTENSION 1, kept by
-    # its; Stockfish 11's form, every check extended as well, lost in xiangqi).
-    Param("SINGULAR_DEPTH", 0, 0, 14, 1, "singular extension from this depth (0: off)", tuned=False),
+    # depth, all fail below its stored score less a margin; a check so extended is not extended again (8: kept by
+    # an SPRT in each game, xiangqi's with SINGULAR_LINE_EXTENSION 1; Stockfish 11's form, every check extended as
+    # well, lost in xiangqi).
+    Param("SINGULAR_DEPTH", 8, 0, 14, 1, "singular extension from this depth (0: off)", tuned=False),
     Param("SINGULAR_MARGIN", 2, 0, 40, 2, "the other moves must fail this much per ply below the table's score"),
     # ... and only on a line not already extended more than this many plies beyond the root's depth (ply + depth
     # - root depth: its checks' extensions less its reductions).  Without the bound, xiangqi's lines of checks,

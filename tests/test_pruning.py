@@ -17,17 +17,15 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 
 @pytest.mark.parametrize("name, on", [("PROBCUT_DEPTH", 5), ("TT_EVAL", 1), ("GHI_ALL_MOVES", 1),
-                                      ("SEE_PRUNE_DEPTH", 8), ("CAPTURE_HISTORY_WEIGHT", 100),
-                                      ("CONT_HISTORY_PRUNE_DEPTH", 3), ("SINGULAR_DEPTH", 6),
+                                      ("CAPTURE_HISTORY_WEIGHT", 100), ("CONT_HISTORY_PRUNE_DEPTH", 3),
                                       ("CUT_NODE_REDUCTION", 1), ("TT_CAPTURE_REDUCTION", 1),
                                       ("CORRECTION_WEIGHT", 100)])
 def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
     """ProbCut (step 10 of ``pvs``), the table's bound as a better static evaluation (``_refined``), path
-    dependence from every move of a node not cut off (step 16), pruning by exchange (step 13b), capture history
-    in the move ordering, pruning of quiets their continuation histories refute (step 13), singular extension
-    (step 11b), the extra reductions at expected cut nodes and after a capture from the table (step 14) and
-    correction history wait for an SPRT: off by default.  Turned on,
-    the search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
+    dependence from every move of a node not cut off (step 16), capture history in the move ordering, pruning of
+    quiets their continuation histories refute (step 13), the extra reductions at expected cut nodes and after a
+    capture from the table (step 14) and correction history wait for an SPRT: off by default.  Turned on, the
+    search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
     the search without it finds, at the same distance (perhaps more)."""
     from engine.game import game_named
     from engine.search_params import DEFAULTS, INDEX

@@ -46,25 +46,29 @@ def test_the_search_reads_its_parameters_at_run_time():
 
 def test_a_game_searches_with_its_own_defaults_and_a_set_value_overrides_them():
     """A game may keep its own default for a parameter (``Game.search_params``, each kept by an SPRT in that
-    game): chess prunes by exchange and extends singular moves, xiangqi extends them only on lines not already
-    extended, and does not prune by exchange; the same searcher switches with the game, and a value set by name (the SearchParams option, an SPRT's) wins over the game's."""
+    game): xiangqi extends singular moves only on lines not already extended, chess on every line; the same
+    searcher switches with the game, and a value set by name (the SearchParams option, an SPRT's) wins over the
+    game's and the shared default (pruning by exchange, on in both games)."""
     from engine.game import game_named
     from engine.searcher import Searcher, search_once
     chess, xiangqi = game_named("chess"), game_named("xiangqi")
-    assert chess.search_params == {"SEE_PRUNE_DEPTH": 8, "SINGULAR_DEPTH": 8}
-    assert xiangqi.search_params == {"SINGULAR_DEPTH": 8, "SINGULAR_LINE_EXTENSION": 1}
+    assert chess.search_params == {}
+    assert xiangqi.search_params == {"SINGULAR_LINE_EXTENSION": 1}
+    line, see = INDEX["SINGULAR_LINE_EXTENSION"], INDEX["SEE_PRUNE_DEPTH"]
+    assert DEFAULTS[line] == 99 and DEFAULTS[see] == 8
     s = Searcher(16)
-    see = INDEX["SEE_PRUNE_DEPTH"]
-    for game, expected in ((chess, 8), (xiangqi, 0), (chess, 8)):
+    for game, expected in ((chess, 99), (xiangqi, 1), (chess, 99)):
         search_once(game.position(), depth=2, searcher=s)
-        assert s.params[see] == expected and s.params[INDEX["LMP_BASE"]] == DEFAULTS[INDEX["LMP_BASE"]]
-    nodes = []
-    for values in ({"SEE_PRUNE_DEPTH": 0}, None):
-        s.new_game()
-        s.set_params(values)
-        nodes.append(search_once(chess.position(), depth=9, searcher=s).info.nodes)
-        assert s.params[see] == (0 if values else 8)
-    assert nodes[0] != nodes[1]
+        assert s.params[line] == expected and s.params[INDEX["LMP_BASE"]] == DEFAULTS[INDEX["LMP_BASE"]]
+    for game in (chess, xiangqi):
+        nodes = []
+        for values in ({"SEE_PRUNE_DEPTH": 0, "SINGULAR_LINE_EXTENSION": 99}, None):
+            s.new_game()
+            s.set_params(values)
+            nodes.append(search_once(game.position(), depth=9, searcher=s).info.nodes)
+            assert s.params[see] == (0 if values else 8)
+            assert s.params[line] == (99 if values else game.search_params.get("SINGULAR_LINE_EXTENSION", 99))
+        assert nodes[0] != nodes[1]
 
 
 def test_the_option_sets_the_parameters_and_refuses_bad_ones():

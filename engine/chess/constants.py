@@ -57,8 +57,8 @@ STALEMATE_DRAWS = True          # stalemate is a draw
 MOVE_LIMIT_PLIES = 100  # the 50-move rule: 50 moves by each side without a capture or a pawn move
 
 # The search parameters (engine.search_params) whose default differs in this game, each kept by an SPRT in it
-# (README, the SPRT table): pruning by exchange below depth 8, singular extension from depth 8.
-SEARCH_PARAMS = {"SEE_PRUNE_DEPTH": 8, "SINGULAR_DEPTH": 8}
+# (README, the SPRT table): none.
+SEARCH_PARAMS: dict[str, int] = {}
 
 # What the match runner tells other engines (engine.match.engines): the UCI_Variant value, xboard's name for
 # standard chess ("normal": no variant command), no UCCI (a xiangqi protocol), and moves in UCI coordinates.
