@@ -67,3 +67,23 @@ def test_the_games_are_prepared_side_by_side_and_answer_in_order():
     from engine.game import GAMES
     from engine.warmup import for_each_game
     assert for_each_game(str.upper, GAMES) == [game.name.upper() for game in GAMES]
+
+
+def test_the_loaded_engine_is_frozen_out_of_the_garbage_collectors_walks():
+    """Loading freezes what it left alive (``warmup.freeze_heap``, from ``warm_all`` and the protocol's loader):
+    the kernels' 150,000 objects, which a full collection would otherwise walk in the middle of a search (70 ms
+    and more: a loss on time at a short clock).  After loading, and after the other game's kernels are loaded
+    too, nothing of them is left tracked."""
+    import gc
+    from engine.game import CHESS, XIANGQI
+    from engine.protocol.loop import Loader
+    gc.unfreeze()
+    try:
+        loader = Loader(XIANGQI)
+        loader.wait()
+        first = gc.get_freeze_count()
+        assert first > 50_000 and len(gc.get_objects()) < 1_000, (first, len(gc.get_objects()))
+        loader.position_class(CHESS)
+        assert gc.get_freeze_count() >= first and len(gc.get_objects()) < 1_000
+    finally:
+        gc.unfreeze()

@@ -184,6 +184,7 @@ class Loader:
         try:
             Position = self.position_class(self.game)
             from ..perft import run_perft
+            from ..warmup import freeze_heap
             from ..searcher import Limits, SearchResult, Searcher
             hash_mb = OPTIONS["hash_mb"].default
             searcher = Searcher(hash_mb)
@@ -197,6 +198,7 @@ class Loader:
             from ..egtb.tableset import open_tables
             self.engine = Engine(searcher, self.position_class, Limits, SearchResult, run_perft, open_tables,
                                  applied={"hash_mb": hash_mb})
+            freeze_heap()           # the searcher's objects too
         except BaseException as e:      # noqa: BLE001 -- reported to the GUI; the engine keeps answering
             self.error = f"{type(e).__name__}: {e}"
             traceback.print_exc(file=sys.stderr)
