@@ -39,14 +39,14 @@ MAX_MOVES = 128         # xiangqi's largest known legal move count is 111 (pseud
 STALEMATE_DRAWS = False          # no legal move loses, in check or not
 MOVE_LIMIT_PLIES = 120  # 60 moves by each side without a capture: a draw (Asian rules)
 
-# What the match runner tells other engines (engine.match.engines): the UCI_Variant and xboard variant names,
-# whether UCCI (a xiangqi protocol) plays this game, and that moves cross as ICCS coordinates (ranks 0-9, which
-# some engines number 1-10, with horse and elephant letters that some FEN readers want as H/E).
 # The search parameters (engine.search_params) whose default differs in this game: singular extension only on
 # lines not extended more than one ply beyond the root's depth (SPRT: +24 +- 16 Elo; unbounded, the stacked
 # extensions along lines of checks hid mates).
 SEARCH_PARAMS = {"SINGULAR_LINE_EXTENSION": 1}
 
+# What the match runner tells other engines (engine.match.engines): the UCI_Variant and xboard variant names,
+# whether UCCI (a xiangqi protocol) plays this game, and that moves cross as ICCS coordinates (ranks 0-9, which
+# some engines number 1-10, with horse and elephant letters that some FEN readers want as H/E).
 UCI_VARIANT = XBOARD_VARIANT = "xiangqi"
 UCCI = True
 ICCS = True
