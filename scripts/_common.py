@@ -33,6 +33,34 @@ def perft_cases(path: Path = PERFT_EPD) -> list[tuple[str, dict[int, int]]]:
     return cases
 
 
+def reference_perft(engine: str, fen: str, depth: int, options: dict[str, str]) -> tuple[int, float]:
+    """A reference engine's perft over UCI (Fairy-Stockfish, Stockfish), its options set first: (nodes, wall
+    seconds from `go perft` to its `Nodes searched` line)."""
+    import subprocess
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    setup = "".join(f"setoption name {name} value {value}\n" for name, value in options.items())
+    p.stdin.write(f"uci\n{setup}position fen {fen}\nisready\n")
+    p.stdin.flush()
+    for line in p.stdout:
+        if line.strip() == "readyok":
+            break
+    t = time.perf_counter()
+    p.stdin.write(f"go perft {depth}\n")
+    p.stdin.flush()
+    nodes = elapsed = None
+    for line in p.stdout:
+        if line.startswith("Nodes searched"):
+            elapsed = time.perf_counter() - t
+            nodes = int(line.split(":")[1])
+            break
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    p.wait(timeout=10)
+    if nodes is None:
+        raise RuntimeError(f"{engine} gave no 'Nodes searched' line for {fen}")
+    return nodes, elapsed
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Engines over UCI, for the benchmarks that compare ours with Fairy-Stockfish (bench_mates, bench_search)
 # ----------------------------------------------------------------------------------------------------------

@@ -9,11 +9,10 @@ from `go perft N` to its `Nodes searched` line (one process per position, starte
 """
 import argparse
 import shutil
-import subprocess
 import sys
 import time
 
-from _common import DATA, perft_cases
+from _common import DATA, perft_cases, reference_perft
 
 CHESS_EPD = DATA / "chess-perft.epd"
 
@@ -35,27 +34,7 @@ def ours(fen, depth):
 
 def reference(engine, fen, depth):
     """Stockfish over UCI: wall time from `go perft` to its `Nodes searched` line."""
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    p.stdin.write(f"uci\nsetoption name Threads value 1\nposition fen {fen}\nisready\n")
-    p.stdin.flush()
-    for line in p.stdout:
-        if line.strip() == "readyok":
-            break
-    t = time.perf_counter()
-    p.stdin.write(f"go perft {depth}\n")
-    p.stdin.flush()
-    nodes = elapsed = None
-    for line in p.stdout:
-        if line.startswith("Nodes searched"):
-            elapsed = time.perf_counter() - t
-            nodes = int(line.split(":")[1])
-            break
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait(timeout=10)
-    if nodes is None:
-        raise RuntimeError(f"{engine} gave no 'Nodes searched' line for {fen}")
-    return nodes, elapsed
+    return reference_perft(engine, fen, depth, {"Threads": "1"})
 
 
 def main():

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 
-from _common import ROOT, perft_cases
+from _common import ROOT, perft_cases, reference_perft
 
 
 def ours(fen, depth):
@@ -27,24 +27,7 @@ def ours(fen, depth):
 
 def reference(engine, fen, depth):
     """Fairy-Stockfish over UCI: wall time from `go perft` to its `Nodes searched` line."""
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    p.stdin.write(f"uci\nsetoption name UCI_Variant value xiangqi\nposition fen {fen}\nisready\n")
-    p.stdin.flush()
-    for line in p.stdout:
-        if line.strip() == "readyok":
-            break
-    t = time.perf_counter()
-    p.stdin.write(f"go perft {depth}\n")
-    p.stdin.flush()
-    for line in p.stdout:
-        if line.startswith("Nodes searched"):
-            elapsed = time.perf_counter() - t
-            nodes = int(line.split(":")[1])
-            break
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait(timeout=10)
-    return nodes, elapsed
+    return reference_perft(engine, fen, depth, {"UCI_Variant": "xiangqi"})
 
 
 def startup_times():
