@@ -1,4 +1,6 @@
-"""Shared test helpers: random positions for oracle comparisons, and pyffish move conversion."""
+"""Shared test helpers: random positions for oracle comparisons, pyffish move conversion, and a terminal game
+played from a script."""
+import io
 import random
 import re
 from pathlib import Path
@@ -62,3 +64,24 @@ def perft_cases():
 @pytest.fixture(scope="session")
 def positions_2500():
     return random_positions(2500, seed=20261123)
+
+
+def run_scripted_session(session_class, thinker, lines, **options):
+    """A terminal game (engine.play's ``Session`` or ``ChessSession``) fed ``lines`` as the user's input, with
+    ``thinker(out, style)`` as its engine: (the session, everything it wrote, prompts and input included)."""
+    out = io.StringIO()
+    script = iter(lines)
+
+    def read(prompt):
+        out.write(prompt)
+        try:
+            line = next(script)
+        except StopIteration:
+            raise EOFError from None
+        out.write(line + "\n")
+        return line
+
+    session = session_class(out, options["style"], thinker=thinker(out, options["style"]), read=read,
+                            **{k: v for k, v in options.items() if k != "style"})
+    assert session.run() == 0
+    return session, out.getvalue()

@@ -12,6 +12,7 @@ import chess
 import chess.pgn
 import pytest
 
+from conftest import run_scripted_session
 from engine.play.chess_record import ChessMoveError, ChessRecord
 from engine.play.chess_view import board_width, render_board
 from engine.play.terminal import Style, text_width
@@ -118,22 +119,8 @@ def thinker_factory():
 def run_session(thinker_factory, lines, side=0, fen=None, style=UNI, depth=2):
     from engine.play.chess_session import ChessSession
     from engine.searcher import Limits
-    out = io.StringIO()
-    script = iter(lines)
-
-    def read(prompt):
-        out.write(prompt)
-        try:
-            line = next(script)
-        except StopIteration:
-            raise EOFError from None
-        out.write(line + "\n")
-        return line
-
-    session = ChessSession(out, style, user_side=side, limits=Limits(depth=depth), start_fen=fen,
-                           thinker=thinker_factory(out, style), read=read)
-    assert session.run() == 0
-    return session, out.getvalue()
+    return run_scripted_session(ChessSession, thinker_factory, lines, style=style, user_side=side,
+                                limits=Limits(depth=depth), start_fen=fen)
 
 
 def replay_is_legal(game):

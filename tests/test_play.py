@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from conftest import run_scripted_session
 from engine.play.board_view import board_width, render_board
 from engine.play.terminal import Style, detect_style, text_width
 from engine.xiangqi.position import Position, START_FEN
@@ -116,22 +117,8 @@ def test_the_terminal_game_evaluates_with_each_games_own_network(thinker_factory
 def run_session(thinker_factory, lines, side=0, fen=None, style=UNI, depth=2):
     from engine.play.session import Session
     from engine.searcher import Limits
-    out = io.StringIO()
-    script = iter(lines)
-
-    def read(prompt):
-        out.write(prompt)
-        try:
-            line = next(script)
-        except StopIteration:
-            raise EOFError from None
-        out.write(line + "\n")
-        return line
-
-    session = Session(out, style, user_side=side, limits=Limits(depth=depth), start_fen=fen,
-                      thinker=thinker_factory(out, style), read=read)
-    assert session.run() == 0
-    return session, out.getvalue()
+    return run_scripted_session(Session, thinker_factory, lines, style=style, user_side=side,
+                                limits=Limits(depth=depth), start_fen=fen)
 
 
 def test_user_mates(thinker_factory):
