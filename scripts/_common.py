@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,7 +37,6 @@ def perft_cases(path: Path = PERFT_EPD) -> list[tuple[str, dict[int, int]]]:
 def reference_perft(engine: str, fen: str, depth: int, options: dict[str, str]) -> tuple[int, float]:
     """A reference engine's perft over UCI (Fairy-Stockfish, Stockfish), its options set first: (nodes, wall
     seconds from `go perft` to its `Nodes searched` line)."""
-    import subprocess
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     setup = "".join(f"setoption name {name} value {value}\n" for name, value in options.items())
     p.stdin.write(f"uci\n{setup}position fen {fen}\nisready\n")

@@ -21,19 +21,16 @@ def side_to_move(position: str) -> str:
     """'w' or 'b' after a UCI ``position`` command (startpos or FEN, then its moves)."""
     words = position.split()
     moves = len(words) - words.index("moves") - 1 if "moves" in words else 0
-    first = words[words.index("fen") + 2] if "fen" in words else "w"
-    first = "b" if first == "b" else "w"
-    return first if moves % 2 == 0 else "bw"[first == "b"]
+    black_first = "fen" in words and words[words.index("fen") + 2] == "b"
+    return "wb"[(black_first + moves) % 2]
 
 
 def clock_of(go: str, position: str) -> float | None:
     """Milliseconds on the engine's own clock at this ``go``, or None if it has none."""
     words = go.split()
-    keys = ("time",) if "time" in words else (("wtime",) if side_to_move(position) == "w" else ("btime",))
-    for key in keys:
-        if key in words and words.index(key) + 1 < len(words):
-            return float(words[words.index(key) + 1])
-    return None
+    key = "time" if "time" in words else side_to_move(position) + "time"
+    at = words.index(key) + 1 if key in words else len(words)
+    return float(words[at]) if at < len(words) else None
 
 
 def moves(paths):

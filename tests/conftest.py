@@ -66,9 +66,10 @@ def positions_2500():
     return random_positions(2500, seed=20261123)
 
 
-def run_scripted_session(session_class, thinker, lines, **options):
+def run_scripted_session(session_class, thinker, lines, style, **options):
     """A terminal game (engine.play's ``Session`` or ``ChessSession``) fed ``lines`` as the user's input, with
-    ``thinker(out, style)`` as its engine: (the session, everything it wrote, prompts and input included)."""
+    ``thinker(out, style)`` as its engine and ``options`` its other arguments: (the session, everything it
+    wrote, prompts and input included)."""
     out = io.StringIO()
     script = iter(lines)
 
@@ -81,7 +82,6 @@ def run_scripted_session(session_class, thinker, lines, **options):
         out.write(line + "\n")
         return line
 
-    session = session_class(out, options["style"], thinker=thinker(out, options["style"]), read=read,
-                            **{k: v for k, v in options.items() if k != "style"})
+    session = session_class(out, style, thinker=thinker(out, style), read=read, **options)
     assert session.run() == 0
     return session, out.getvalue()
