@@ -11,14 +11,16 @@
 #   GAME [xiangqi]         xiangqi, or chess (from tests/data/chess-openings.epd, over UCI)
 #   NEW_OPTIONS, BASE_OPTIONS [none]  engine options of each side, as the match runner's option.NAME=VALUE
 #                          words: e.g. NEW_OPTIONS=option.Threads=2 with BASE=HEAD tests Threads 2 vs 1
-#   RESUME [none]          W,D,L of an earlier run of the same pair (new engine's view): the test goes on from
-#                          there with the next openings (a small gain needs thousands of games: several sittings)
+#   RESUME [none]          W,D,L of an earlier run of the same pair (new engine's view), best with its opening
+#                          pairs (W,D,L/LL,LD,DD,WL,WD,WW, the summary's "Resume with" line): the test goes on
+#                          from there with the next openings (a small gain needs thousands of games: several
+#                          sittings).  The SPRT takes pairs as pairs (pentanomial), other games alone.
 # Both engines are frozen copies (the working tree as it is now, uncommitted edits included, and BASE), each
 # with its own numba cache, warmed before the first game; both play every opening of tests/data/openings.epd
 # with each colour (chess: of tests/data/chess-openings.epd).  The summary ends with the SPRT verdict, the Elo with its 95% error, and the games played.
 set -e
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
 BASE=$(git rev-parse --short "$1")
 TC=${TC:-2+0.02}
 ELO0=${ELO0:-0}

@@ -254,9 +254,10 @@ def test_cli_chess_sprt_with_fakes(tmp_path):
                                    "--sprt", "elo0=0", "elo1=5"])
     assert r.exit_code == 0, r.output
     assert "Engine 2: Fake-chess-xboard-illegal (xboard: " in r.output          # found by probing: no UCCI
-    assert "SPRT: LLR 3.07 crossed upper bound: H1 accepted; stopping" in r.output
-    assert "Score of Fake-chess-uci-none vs Fake-chess-xboard-illegal: 22 - 0 - 0" in r.output
-    assert len(read_pgn(pgn)) == 22
+    assert "SPRT: LLR 3.43 crossed upper bound: H1 accepted; stopping" in r.output     # 13 pairs of wins
+    assert "Score of Fake-chess-uci-none vs Fake-chess-xboard-illegal: 26 - 0 - 0" in r.output
+    assert "Resume with --resume 26,0,0/0,0,0,0,0,13" in r.output
+    assert len(read_pgn(pgn)) == 26
     xiangqi_book = str(ROOT / "tests" / "data" / "openings.epd")
     bad = CliRunner().invoke(match, ["--game", "chess", "--engine", a, "--engine", b, "--tc", "1",
                                      "--openings", xiangqi_book])

@@ -14,7 +14,7 @@ from engine.match.engines import (Clocks, EngineSpec, GameSetup, TimeControl, fe
 from engine.match.openings import load_openings, parse_opening, path_from_start
 from engine.match.pgn import PgnGame, format_game, parse_pgn
 from engine.match.runner import EnginePool, Match, MatchConfig, schedule, summary
-from engine.match.stats import Sprt, elo_estimate, elo_from_score, los
+from engine.match.stats import PAIR_KINDS, Sprt, elo_estimate, elo_from_score, los, pair_kind, pentanomial, unpaired
 from engine.xiangqi.position import Position, START_FEN
 from engine.xiangqi.rules import game_result
 
@@ -117,6 +117,32 @@ def test_sprt():
     assert Sprt.parse("elo0=-1,elo1=4,alpha=0.1,beta=0.2").beta == 0.2
     with pytest.raises(ValueError):
         Sprt.parse("elo0=5 elo1=0")
+
+
+def test_pentanomial_sprt():
+    sprt = Sprt.parse("elo0=0 elo1=5")
+    # Pairs scoring 0, 1/4, 1/2, 3/4, 1: 5, 10, 20, 15, 10, each a tenth of a pair more: N = 60.5,
+    # s = (2.525 + 10.05 + 11.325 + 10.1) / 60.5 = 0.561983, var = 5.142562 / 60.5 = 0.085001:
+    # LLR = 60.5 * 0.007195 * (1.123967 - 1.007195) / 0.170002 = 0.29900.
+    assert sprt.llr_pairs((5, 10, 20, 15, 10)) == pytest.approx(0.29900, abs=1e-4)
+    # Independent games give the trinomial's LLR: 20,000 games at W, D, L = 0.4, 0.3, 0.3 make 10,000 pairs
+    # scoring 0 ... 1 with the chances 0.09, 0.18, 0.33, 0.24, 0.16.
+    assert sprt.llr_pairs((900, 1800, 3300, 2400, 1600)) == pytest.approx(sprt.llr(8000, 6000, 6000), abs=0.01)
+    # Colours that decide the game (each engine wins with the favoured side) make pairs of a win and a loss,
+    # which say far more than the same games taken alone: 400 such pairs and 100 pairs of a win and a draw.
+    assert sprt.llr(500, 100, 400) == pytest.approx(1.50, abs=0.01)
+    assert sprt.llr_pairs((0, 0, 400, 100, 0)) == pytest.approx(16.50, abs=0.01)
+    # 12 pairs of wins stay below 2.944, 13 cross it (as 22 won games do, taken alone).
+    assert sprt.llr_pairs((0, 0, 0, 0, 12)) < sprt.upper < sprt.llr_pairs((0, 0, 0, 0, 13))
+    # A record: its pairs as pairs, the rest alone (20 wins of an earlier sitting and 3 pairs of wins since).
+    assert sprt.llr_record(26, 0, 0, (0, 0, 0, 0, 0, 3)) == pytest.approx(
+        sprt.llr(20, 0, 0) + sprt.llr_pairs((0, 0, 0, 0, 3)))
+    assert [PAIR_KINDS[pair_kind(a, b)] for a, b in ((1, 0), (0, 1), (0.5, 0.5), (0.5, 1), (0, 0.5))] == \
+        ["WL", "WL", "DD", "WD", "LD"]
+    assert pentanomial((1, 2, 3, 4, 5, 6)) == [1, 2, 7, 5, 6]
+    assert unpaired(10, 5, 7, (1, 1, 1, 1, 1, 1)) == (10 - 4, 5 - 4, 7 - 4)
+    with pytest.raises(ValueError, match="more games"):
+        unpaired(1, 5, 5, (0, 0, 0, 0, 0, 1))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -345,27 +371,44 @@ def test_sprt_stops_the_match(tmp_path):
     sprt = Sprt.parse("elo0=0 elo1=5")
     res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci", "illegal", 0)], games=40, concurrency=1,
                                 sprt=sprt)
-    assert res.sprt_decision == "H1" and len(res.records) == 22 and len(pgn) == 22
-    assert any(l.startswith("SPRT: LLR 3.07") for l in lines)
-    assert "H1 accepted" in summary(res, sprt)
-    # The same two processes played all 22 games; their resident memory is followed for leaks.
-    assert sorted((i, games) for (i, _), (_, _, games) in res.memory.items()) == [(0, 22), (1, 22)]
+    # 13 opening pairs of wins (the LLR of 12 is 2.93, below the bound; a 25th game alone adds 0.05).
+    assert res.sprt_decision == "H1" and len(res.records) == 26 and len(pgn) == 26 and res.pairs[-1] == 13
+    assert any(l.startswith("SPRT: LLR 3.43") for l in lines)
+    text = summary(res, sprt)
+    assert "H1 accepted" in text and "Resume with --resume 26,0,0/0,0,0,0,0,13" in text
+    assert "Opening pairs: 13, scoring 0, 1/2, 1, 1 1/2, 2: 0, 0, 0, 0, 13; games outside a pair: 0" in text
+    # The same two processes played all 26 games; their resident memory is followed for leaks.
+    assert sorted((i, games) for (i, _), (_, _, games) in res.memory.items()) == [(0, 26), (1, 26)]
     assert all(5 < first < 500 and 5 < last < 500 for first, last, _ in res.memory.values())
-    assert re.search(r"Memory of Fake-ucci-none \(resident\): \d+ MB after its first game, \d+ MB after 22 games",
-                     summary(res, sprt))
+    assert re.search(r"Memory of Fake-ucci-none \(resident\): \d+ MB after its first game, \d+ MB after 26 games",
+                     text)
 
 
 def test_resumed_sprt_counts_the_earlier_games(tmp_path):
-    # 20 wins carried over from an earlier sitting: two more decide, where 22 fresh games were needed above.
+    # 20 wins carried over from an earlier sitting, without pairs (LLR 2.56, taken alone): five pairs more
+    # decide (four give 2.93), where 13 fresh pairs were needed above.
     sprt = Sprt.parse("elo0=0 elo1=5")
     res, pgn, lines = run_match(tmp_path, [fake("ucci"), fake("ucci", "illegal", 0)], games=40, concurrency=1,
                                 sprt=sprt, resume=(20, 0, 0))
-    assert res.sprt_decision == "H1" and len(res.records) == 2 and len(pgn) == 2
-    assert any(l.startswith("SPRT: LLR 3.07") for l in lines)
-    assert "Score of Fake-ucci-none vs Fake-ucci-illegal: 22 - 0 - 0" in summary(res, sprt)
-    assert [int(g.tags["Round"]) for g in pgn] == [21, 22]     # numbered on from the earlier sitting
+    assert res.sprt_decision == "H1" and len(res.records) == 10 and len(pgn) == 10
+    assert any("LLR 2.93 [" in l for l in lines) and any(l.startswith("SPRT: LLR 3.12") for l in lines)
+    assert res.llr == pytest.approx(sprt.llr(20, 0, 0) + sprt.llr_pairs((0, 0, 0, 0, 5)))
+    text = summary(res, sprt)
+    assert "Score of Fake-ucci-none vs Fake-ucci-illegal: 30 - 0 - 0" in text
+    assert "Resume with --resume 30,0,0/0,0,0,0,0,5" in text and "games outside a pair: 20" in text
+    assert [int(g.tags["Round"]) for g in pgn] == list(range(21, 31))     # numbered on from the earlier sitting
+    # Resumed with its pairs it goes on as one record: 22 games in 11 pairs, 3 alone (LLR 2.58); the next game's
+    # partner, the 25th, was in the earlier sitting, so it counts alone (2.63); the pair after it decides (3.08).
+    (tmp_path / "again").mkdir()
+    res, pgn, lines = run_match(tmp_path / "again", [fake("ucci"), fake("ucci", "illegal", 0)], games=40,
+                                concurrency=1, sprt=sprt, resume=(25, 0, 0), resume_pairs=(0, 0, 0, 0, 0, 11))
+    assert res.sprt_decision == "H1" and [int(g.tags["Round"]) for g in pgn] == [26, 27, 28]
+    assert any("LLR 2.63 [" in l for l in lines) and any(l.startswith("SPRT: LLR 3.08") for l in lines)
+    assert res.pairs == [0, 0, 0, 0, 0, 12] and "games outside a pair: 4" in summary(res, sprt)
     with pytest.raises(ValueError, match="resume"):
         run_match(tmp_path, [fake("ucci"), fake("ucci"), fake("ucci")], resume=(1, 0, 0))
+    with pytest.raises(ValueError, match="more games"):
+        run_match(tmp_path, [fake("ucci"), fake("ucci")], resume=(1, 0, 0), resume_pairs=(0, 0, 0, 0, 0, 1))
 
 
 def test_cli_match(tmp_path):
@@ -382,8 +425,10 @@ def test_cli_match(tmp_path):
     assert len(parse_pgn(pgn.read_text())) == 2
     bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "fast"])
     assert bad.exit_code == 2 and "bad time control" in bad.output
-    bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "1", "--resume", "3,1"])
-    assert bad.exit_code == 2 and "bad --resume '3,1'" in bad.output
+    for resume, why in (("3,1", "expected W,D,L"), ("3,1,0/1,2", "expected W,D,L"),
+                        ("3,1,0/0,0,0,0,0,2", "more games of a result")):
+        bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "1", "--resume", resume])
+        assert bad.exit_code == 2 and f"bad --resume '{resume}'" in bad.output and why in bad.output
 
 
 def test_cli_import_is_light():

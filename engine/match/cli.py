@@ -53,11 +53,13 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
                    "compile at start-up).  When the protocol is guessed, a wrong guess is given up after 5 s.")
 @click.option("--shuffle/--no-shuffle", default=False, help="Shuffle the openings (with --seed).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --shuffle.")
-@click.option("--resume", default=None, metavar="W,D,L",
+@click.option("--resume", default=None, metavar="W,D,L[/LL,LD,DD,WL,WD,WW]",
               help="Go on with an earlier run of the same two engines that ended with W wins, D draws and L "
                    "losses for the first: they count in the score, Elo and SPRT, and the schedule goes on with "
                    "the openings after its W+D+L games (an SPRT can span several sittings); --games counts the games "
-                   "still to play.")
+                   "still to play.  After a slash, how many of its opening pairs the first engine lost twice, lost "
+                   "and drew, ... won twice (the summary's 'Resume with' line gives both): the SPRT takes those "
+                   "as pairs, the other games alone.")
 @click.option("--event", default="shuai match", show_default=True, help="PGN Event tag.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write all engine traffic to this file.")
@@ -99,7 +101,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         specs = [EngineSpec.parse(e) for e in engines]
         time_control = TimeControl.parse(tc)
         sprt_cfg = Sprt.parse(" ".join(sprt_words)) if sprt_words else None
-        carried = _parse_resume(resume) if resume is not None else None
+        carried, carried_pairs = _parse_resume(resume) if resume is not None else (None, None)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     if len(specs) < 2:
@@ -131,7 +133,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
                       concurrency=concurrency or (0 if cluster else os.cpu_count() or 1), pgn_path=pgn_path,
                       sprt=sprt_cfg, cluster=cluster,
                       max_plies=max_plies, margin=margin / 1000.0, hang_timeout=hang_timeout,
-                      handshake_timeout=handshake_timeout, log_path=log_path, event=event, resume=carried,
+                      handshake_timeout=handshake_timeout, log_path=log_path, event=event, resume=carried, resume_pairs=carried_pairs,
                       game=game)
 
     from ..cluster import ClusterError, live_line
@@ -162,12 +164,22 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         sys.exit(130)
 
 
-def _parse_resume(text: str) -> tuple[int, int, int]:
-    """``W,D,L`` (commas or spaces): three counts of games, none negative."""
-    words = text.replace(",", " ").split()
-    if len(words) != 3 or not all(w.isdigit() for w in words):
-        raise ValueError(f"bad --resume {text!r}: expected W,D,L (wins, draws, losses of the first engine)")
-    return int(words[0]), int(words[1]), int(words[2])
+def _parse_resume(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """``W,D,L`` (commas or spaces), three counts of games, optionally followed by ``/`` and the six counts of
+    opening pairs by their two results (``PAIR_KINDS``); none negative, no more pairs of a result than games."""
+    from .stats import PAIR_KINDS, unpaired
+    games, slash, pairs = text.partition("/")
+    counts = [part.replace(",", " ").split() for part in (games, pairs)]
+    if (len(counts[0]) != 3 or (slash and len(counts[1]) != len(PAIR_KINDS))
+            or not all(w.isdigit() for w in counts[0] + counts[1])):
+        raise ValueError(f"bad --resume {clip(text, 80)!r}: expected W,D,L (wins, draws, losses of the first "
+                         f"engine), optionally /{','.join(PAIR_KINDS)} (its opening pairs by their results)")
+    wdl, kinds = tuple(map(int, counts[0])), tuple(map(int, counts[1]))
+    try:
+        unpaired(*wdl, kinds)
+    except ValueError as e:
+        raise ValueError(f"bad --resume {clip(text, 80)!r}: {e}") from None
+    return wdl, kinds if slash else None
 
 
 if __name__ == "__main__":

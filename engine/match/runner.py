@@ -22,7 +22,7 @@ from ..files import clip
 from ..game import DEFAULT, GAMES, game_named
 from .referee import GameOptions, GameRecord, play_game
 from .openings import Opening, path_from_start
-from .stats import Sprt, elo_estimate, format_elo
+from .stats import PAIR_KINDS, Sprt, elo_estimate, format_elo, pair_kind, pentanomial, unpaired
 
 
 @dataclass
@@ -44,6 +44,7 @@ class MatchConfig:
     resume: tuple[int, int, int] | None = None  # an earlier run of the same two engines: wins, draws, losses of
                                                 # the first; counted in the score and the SPRT, and the schedule
                                                 # goes on after its games (the next openings)
+    resume_pairs: tuple[int, ...] | None = None # ... and its complete opening pairs, counted by PAIR_KINDS
     cluster: str | None = None              # a Ray address ("auto", "HOST:PORT"): games as Ray tasks
     pool: EnginePool | None = None          # engines kept running after the match, for the next one (SPSA)
 
@@ -161,6 +162,13 @@ class MatchResult:
     reasons: Counter = field(default_factory=Counter)
     sprt_decision: str | None = None
     llr: float | None = None
+    # A two-engine match's complete opening pairs (both colours of one opening), from the first engine's side,
+    # counted by engine.match.stats.PAIR_KINDS: the SPRT takes them as pairs (pentanomial), the other games
+    # alone.  A game whose partner is still to be played waits in ``half_pairs`` (schedule index // 2 -> the
+    # first engine's points in it) and counts in the SPRT only with it; when the match ends without the
+    # partner, it counts alone, as a game whose partner this run never had (a resumed schedule's first).
+    pairs: list[int] = field(default_factory=lambda: [0] * len(PAIR_KINDS))
+    half_pairs: dict = field(default_factory=dict)
     interrupted: bool = False
     seconds: float = 0.0
     # Resident memory of each engine process over its games, for leaks in long matches:
@@ -232,7 +240,13 @@ class Match:
         self.openings = cfg.openings or [Opening(game_named(cfg.game).start_fen)]
         if cfg.resume is not None and (len(cfg.specs) != 2 or min(cfg.resume) < 0):
             raise ValueError("resume takes the wins, draws and losses of an earlier two-engine run")
+        if cfg.resume_pairs is not None:
+            if cfg.resume is None or len(cfg.resume_pairs) != len(PAIR_KINDS) or min(cfg.resume_pairs) < 0:
+                raise ValueError(f"resume's pairs are {len(PAIR_KINDS)} counts ({', '.join(PAIR_KINDS)}) beside "
+                                 "its wins, draws and losses")
+            unpaired(*cfg.resume, cfg.resume_pairs)         # no more pairs of a result than games of it
         self.jobs = schedule(len(cfg.specs), cfg.games, self.openings, sum(cfg.resume or ()))
+        self._pair_games = Counter((job.number - 1) // 2 for job in self.jobs)    # two: both games scheduled
         self._paths: dict[int, list[str] | None] = {}
         self._spare: dict = {}                      # engine index -> started engine, from the preflight
         self._lock = threading.Lock()
@@ -281,10 +295,13 @@ class Match:
         if self.cfg.resume is not None:
             w, d, l = self.cfg.resume
             res.pair[(0, 1)], res.total[0], res.total[1] = Tally(w, d, l), Tally(w, d, l), Tally(l, d, w)
+            res.pairs = list(self.cfg.resume_pairs or res.pairs)
         if self.cfg.sprt and n != 2:
             self.out("warning: SPRT ignored (it needs exactly two engines)")
         if self.cfg.cluster:
-            return self._run_on_cluster(t_start)
+            self._run_on_cluster(t_start)
+            res.half_pairs.clear()                  # games whose partner was not played count alone now
+            return res
         for job in self.jobs:
             self._queue.put(job)
         workers = [threading.Thread(target=self._worker, name=f"game-worker-{w}", daemon=True)
@@ -310,6 +327,7 @@ class Match:
                 kill_all()
             self.log.close()
         res.seconds = time.monotonic() - t_start
+        res.half_pairs.clear()
         return res
 
     def _announce(self, concurrency: int, where: str = "") -> None:
@@ -456,6 +474,13 @@ class Match:
                 res.pair[(i, j)].add(p_i)
                 res.total[job.red].add(red_points)
                 res.total[job.black].add(1.0 - red_points)
+                pair = (job.number - 1) // 2           # two engines: the schedule's game g is numbered g + 1
+                if len(self.names) == 2 and self._pair_games[pair] == 2:
+                    partner = res.half_pairs.pop(pair, None)
+                    if partner is None:
+                        res.half_pairs[pair] = p_i
+                    else:
+                        res.pairs[pair_kind(partner, p_i)] += 1
             self._write_pgn(job, rec)
             line = (f"Game {job.number}/{self.jobs[-1].number}: {rec.red} vs {rec.black}: {rec.result} "
                     f"{{{rec.detail or rec.reason}}} ({rec.plies} plies)")
@@ -466,9 +491,8 @@ class Match:
                 self.progress(len(res.records), len(self.jobs), score)
             sprt = self.cfg.sprt
             if sprt and len(self.names) == 2:
-                t = res.pair[(0, 1)]
-                res.llr = sprt.llr(t.wins, t.draws, t.losses)
-                decision = sprt.decision(t.wins, t.draws, t.losses)
+                res.llr = match_llr(sprt, res)
+                decision = sprt.verdict(res.llr)
                 if decision and not res.sprt_decision:
                     res.sprt_decision = decision
                     self.out(f"SPRT: LLR {res.llr:.2f} crossed {'upper' if decision == 'H1' else 'lower'} "
@@ -492,7 +516,7 @@ class Match:
             s = f"Score of {self.names[0]} vs {self.names[1]}: {t.wins} - {t.losses} - {t.draws}  " \
                 f"[{e.score:.3f}] {t.games}  Elo {format_elo(e)}"
             if self.cfg.sprt:
-                s += f"  LLR {self.cfg.sprt.llr(t.wins, t.draws, t.losses):.2f} " \
+                s += f"  LLR {match_llr(self.cfg.sprt, res):.2f} " \
                      f"[{self.cfg.sprt.lower:.2f}, {self.cfg.sprt.upper:.2f}]"
             return s
         done = sum(t.games for t in res.pair.values())
@@ -537,6 +561,14 @@ def check_appendable(path: str) -> None:
         raise ValueError(f"{shown}: cannot write to it ({e.strerror})") from None
 
 
+def match_llr(sprt: Sprt, res: MatchResult) -> float:
+    """The SPRT's LLR of a two-engine match: its complete pairs as pairs, its other games alone, but for those
+    whose partner is still to be played."""
+    t = res.pair[(0, 1)]
+    waiting = Counter(res.half_pairs.values())
+    return sprt.llr_record(t.wins - waiting[1.0], t.draws - waiting[0.5], t.losses - waiting[0.0], res.pairs)
+
+
 def summary(res: MatchResult, sprt: Sprt | None = None) -> str:
     """The final table."""
     lines = []
@@ -551,10 +583,15 @@ def summary(res: MatchResult, sprt: Sprt | None = None) -> str:
         if t.games:
             lines.append(f"Elo difference: {format_elo(e)}, LOS: {100 * e.los:.1f} %, "
                          f"DrawRatio: {100 * e.draw_ratio:.1f} %")
+            alone = sum(unpaired(t.wins, t.draws, t.losses, res.pairs))
+            lines.append(f"Opening pairs: {sum(res.pairs)}, scoring 0, 1/2, 1, 1 1/2, 2: "
+                         f"{', '.join(map(str, pentanomial(res.pairs)))}; games outside a pair: {alone}")
         if sprt:
-            llr = sprt.llr(t.wins, t.draws, t.losses)
             verdict = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(res.sprt_decision, "no decision")
-            lines.append(f"SPRT ({sprt}): LLR {llr:.2f} (bounds {sprt.lower:.2f}, {sprt.upper:.2f}): {verdict}")
+            lines.append(f"SPRT ({sprt}): LLR {match_llr(sprt, res):.2f} (bounds {sprt.lower:.2f}, "
+                         f"{sprt.upper:.2f}): {verdict}")
+        if t.games:
+            lines.append(f"Resume with --resume {t.wins},{t.draws},{t.losses}/{','.join(map(str, res.pairs))}")
     w = max(len(x) for x in res.names + ["Engine"])
     lines.append(f"{'Rank':>4}  {'Engine':<{w}}  {'Elo':>7}  {'+/-':>6}  {'Games':>5}  {'Score':>6}  "
                  f"{'W':>4} {'D':>4} {'L':>4}")

@@ -12,6 +12,16 @@ All from one side's point of view: ``wins``, ``draws``, ``losses`` of engine A a
   counts half a game more in the LLR (a Jeffreys-like prior): without it the variance of a record of one or
   two games is (nearly) zero and the LLR explodes -- one lost game "accepted H0" -- while a long one-sided
   record (all wins) still decides; with many games the prior is negligible.
+* Pentanomial SPRT (fishtest's model since 2019): the two games of an opening, one with each colour, are not
+  independent -- an opening that favours one side gives each engine a win in its turn -- so the sample is the
+  pairs, each scoring 0, 1/4, 1/2, 3/4 or 1 (its two games' mean), counted in five classes; the same LLR with the
+  pairs' count, mean and variance.  Where the colours' results are anti-correlated the pairs vary less than two
+  independent games would, and the test needs fewer games; where they are independent it gives what the
+  trinomial gives.  A match's record (``llr_record``) keeps its complete pairs by their two results (``PAIR_KINDS``:
+  the five classes, the middle one split into two draws and a win and a loss, so that the games outside the
+  pairs are known exactly): the pairs count as pairs, the other games -- one whose partner was not played, or a
+  sitting's played before pairs were kept -- alone; the samples are independent, so their LLRs add.  Each class counts a tenth of a pair more (``PAIR_PRIOR``): one or two pairs decide nothing,
+  and a one-sided record decides about as soon as the trinomial's (13 pairs of wins, against 22 won games).
 """
 from __future__ import annotations
 
@@ -20,6 +30,11 @@ from dataclasses import dataclass
 
 Z95 = 1.959963984540054          # two-sided 95 % quantile of the standard normal
 SPRT_PRIOR = 0.5                 # pseudo-games added to each of W, D, L in the LLR (see the module docstring)
+PAIR_PRIOR = 0.1                 # pseudo-pairs added to each of the five pair classes
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)   # a pair's score in each class: its two games' mean
+# A pair by its two results, the first engine's loss L, draw D, win W: its pentanomial class, its W, D, L.
+PAIR_KINDS = ("LL", "LD", "DD", "WL", "WD", "WW")
+PAIR_CLASS = (0, 1, 2, 2, 3, 4)
 
 
 def elo_from_score(s: float) -> float:
@@ -34,11 +49,41 @@ def score_from_elo(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
+def _mean_var(counts, scores) -> tuple[float, float]:
+    """The mean and variance of a sample that has ``counts[k]`` members scoring ``scores[k]``."""
+    n = sum(counts)
+    s = sum(c * x for c, x in zip(counts, scores)) / n
+    return s, sum(c * (x - s) ** 2 for c, x in zip(counts, scores)) / n
+
+
 def _score_var(w: int, d: int, l: int) -> tuple[float, float]:
-    n = w + d + l
-    s = (w + 0.5 * d) / n
-    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / n
-    return s, var
+    return _mean_var((w, d, l), (1.0, 0.5, 0.0))
+
+
+def pair_kind(first: float, second: float) -> int:
+    """The index in ``PAIR_KINDS`` of a pair whose games scored ``first`` and ``second`` (0, 0.5 or 1 each)."""
+    low, high = sorted((first, second))
+    return {(0.0, 0.0): 0, (0.0, 0.5): 1, (0.5, 0.5): 2, (0.0, 1.0): 3, (0.5, 1.0): 4, (1.0, 1.0): 5}[low, high]
+
+
+def pentanomial(kinds) -> list[int]:
+    """The five classes' counts of pairs counted by ``PAIR_KINDS``."""
+    classes = [0] * 5
+    for k, count in enumerate(kinds):
+        classes[PAIR_CLASS[k]] += count
+    return classes
+
+
+def unpaired(wins: int, draws: int, losses: int, kinds) -> tuple[int, int, int]:
+    """W, D, L of the games of a record that are in none of its pairs (``kinds``, counted by ``PAIR_KINDS``);
+    ValueError when the pairs hold more wins, draws or losses than the record."""
+    rest = [wins, draws, losses]
+    for kind, count in zip(PAIR_KINDS, kinds):
+        for result in kind:
+            rest["WDL".index(result)] -= count
+    if min(rest) < 0:
+        raise ValueError("the pairs hold more games of a result than the record")
+    return rest[0], rest[1], rest[2]
 
 
 @dataclass(frozen=True)
@@ -104,18 +149,34 @@ class Sprt:
     def upper(self) -> float:
         return math.log((1.0 - self.beta) / self.alpha)
 
-    def llr(self, wins: int, draws: int, losses: int) -> float:
-        if wins + draws + losses == 0:
+    def _llr(self, counts, scores, prior: float) -> float:
+        """The normal approximation's LLR of a sample (``_mean_var``), each class ``prior`` members more."""
+        if sum(counts) == 0:
             return 0.0
-        wins, draws, losses = (x + SPRT_PRIOR for x in (wins, draws, losses))
-        n = wins + draws + losses
-        s, var = _score_var(wins, draws, losses)
+        counts = [c + prior for c in counts]
+        s, var = _mean_var(counts, scores)
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
-        return n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        return sum(counts) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+
+    def llr(self, wins: int, draws: int, losses: int) -> float:
+        """The LLR of games taken as independent (trinomial)."""
+        return self._llr((wins, draws, losses), (1.0, 0.5, 0.0), SPRT_PRIOR)
+
+    def llr_pairs(self, classes) -> float:
+        """The LLR of game pairs (pentanomial): ``classes[k]`` pairs scoring ``PAIR_SCORES[k]``."""
+        return self._llr(classes, PAIR_SCORES, PAIR_PRIOR)
+
+    def llr_record(self, wins: int, draws: int, losses: int, kinds) -> float:
+        """The LLR of a match's record: W, D, L of all its games, ``kinds`` its complete pairs counted by
+        ``PAIR_KINDS``; the pairs count as pairs, the other games alone."""
+        return self.llr_pairs(pentanomial(kinds)) + self.llr(*unpaired(wins, draws, losses, kinds))
 
     def decision(self, wins: int, draws: int, losses: int) -> str | None:
-        """'H1' (elo1 accepted: A is stronger), 'H0', or None (go on)."""
-        llr = self.llr(wins, draws, losses)
+        """'H1' (elo1 accepted: A is stronger), 'H0', or None (go on), by the games' LLR."""
+        return self.verdict(self.llr(wins, draws, losses))
+
+    def verdict(self, llr: float) -> str | None:
+        """'H1' when ``llr`` has reached the upper bound, 'H0' the lower, else None."""
         if llr >= self.upper:
             return "H1"
         if llr <= self.lower:
