@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from engine.match.adjudication import MATE_CP, Adjudicator, DrawRule, ResignRule, score_of_info, score_of_thinking
 from engine.match.engines import (Clocks, EngineSpec, GameSetup, TimeControl, fen_with_letters, from_iccs,
                                   start_engine, to_iccs)
 from engine.match.openings import load_openings, parse_opening, path_from_start
@@ -313,6 +314,59 @@ def test_resignation_and_garbage(tmp_path):
     # game 2: the xboard fake (black) is first and resigns.
     assert sorted(rec.reason for _, rec in res.records) == ["illegal move", "resignation"]
     assert res.total[0].wins == 1 and res.total[1].wins == 1
+
+
+def test_adjudication_rules_and_scores():
+    draw = DrawRule.parse("movenumber=3 movecount=2 score=10")
+    judge = Adjudicator(draw, None)
+    # Four plies in a row within 10 cp, and at least 3 full moves: the verdict comes at ply 6, not before;
+    # a score outside the band (or no score) starts the run again.
+    assert [judge.add(ply % 2, s, ply) for ply, s in enumerate((0, 30, 5, -10, 0, 10), 1)][:5] == [None] * 5
+    assert judge.level == 4 and judge.add(0, None, 7) is None and judge.level == 0
+    judge = Adjudicator(draw, None)
+    verdicts = [judge.add(ply % 2, 0, ply) for ply in range(1, 7)]
+    assert verdicts[:5] == [None] * 5 and verdicts[5][:2] == ("draw", None)
+    # Resigning: the side to score -700 or less for 2 moves of its own loses; two-sided, only when the
+    # opponent has scored +700 or more for as long.
+    one = Adjudicator(None, ResignRule.parse("movecount=2 score=700"))
+    assert one.add(0, -800, 1) is None and one.add(1, 0, 2) is None and one.add(0, -700, 3)[:2] == ("loss", 0)
+    two = Adjudicator(None, ResignRule.parse("movecount=2,score=700,twosided=true"))
+    steps = [two.add(side, s, ply) for ply, (side, s) in enumerate(((0, -800), (1, 900), (0, -800), (1, 600),
+                                                                     (0, -900), (1, 800), (0, -900), (1, 800)), 1)]
+    assert steps[:7] == [None] * 7 and steps[7][:2] == ("loss", 0)          # Black's 600 broke its run
+    assert str(ResignRule.parse("score=700 movecount=2 twosided=TRUE")) == "movecount=2 score=700 twosided=true"
+    for bad in ("movecount=2", "movecount=0 score=700", "movecount=2 score=700 twosided=maybe",
+                "movecount=2 score=700 score=800", "count=2 score=700"):
+        with pytest.raises(ValueError):
+            ResignRule.parse(bad)
+    with pytest.raises(ValueError):
+        DrawRule.parse("movenumber=-1 movecount=2 score=10")
+    # The scores engines write: UCI, UCCI's bare number, bounds skipped; xboard thinking output.
+    assert score_of_info("info depth 9 seldepth 12 score cp -35 nodes 100 pv h2e2".split()) == -35
+    assert score_of_info("info depth 9 score mate 3 pv h2e2".split()) == MATE_CP - 3
+    assert score_of_info("info depth 9 score mate -2 pv h2e2".split()) == -(MATE_CP - 2)
+    assert score_of_info("info depth 9 score 120 nodes 5".split()) == 120
+    assert score_of_info("info depth 9 score cp 80 lowerbound nodes 5".split()) is None
+    assert score_of_info("info string score is high".split()) is None
+    assert score_of_info("info depth 9 nodes 5".split()) is None
+    assert score_of_thinking("12 -45 230 100345 h2e2 h9g7".split()) == -45
+    assert score_of_thinking("12. 45 230 100345 h2e2".split()) == 45
+    assert score_of_thinking("move h2e2".split()) is None and score_of_thinking("1 2 x 4".split()) is None
+
+
+def test_adjudicated_draw_and_loss(tmp_path):
+    res, pgn, _ = run_match(tmp_path, [fake("ucci"), fake("xboard")], games=2,
+                            draw=DrawRule.parse("movenumber=3 movecount=2 score=0"))
+    assert [(rec.result, rec.reason, rec.plies) for _, rec in res.records] == [("1/2-1/2", "adjudication", 6)] * 2
+    assert "adjudicated a draw: both scores within 0 cp for 2 moves" in res.records[0][1].detail
+    (tmp_path / "resign").mkdir()
+    res, pgn, lines = run_match(tmp_path / "resign", [fake("uci", "none", 0, "--score", "-800"),
+                                                      fake("xboard", "none", 0, "--score", "800")], games=2,
+                                resign=ResignRule.parse("movecount=2 score=700 twosided=true"))
+    # The UCI fake scores -800, its opponent +800: it loses once each has done so twice, at ply 4.
+    assert [(rec.reason, rec.plies) for _, rec in res.records] == [("adjudication", 4)] * 2
+    assert res.total[0].losses == 2 and "Fake-uci-none scored -700 cp or less for 2 moves" in res.records[0][1].detail
+    assert any("resign movecount=2 score=700 twosided=true" in l for l in lines)
 
 
 def test_two_fakes_concurrently_with_autodetection(tmp_path):

@@ -43,6 +43,13 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
                    "parameters may also follow as separate words: --sprt elo0=0 elo1=5.")
 @click.option("--max-plies", type=click.IntRange(0), default=0, show_default=True,
               help="Adjudicate a draw after this many plies (0: never).")
+@click.option("--draw", "draw_rule", default=None, metavar="'movenumber=N movecount=M score=S'",
+              help="Adjudicate a draw once N full moves are played and both engines' scores have stayed within S "
+                   "centipawns of zero for M consecutive moves each (cutechess-cli's -draw).")
+@click.option("--resign", "resign_rule", default=None, metavar="'movecount=M score=S [twosided=true]'",
+              help="Adjudicate a loss for an engine whose score has been S centipawns or more below zero for M "
+                   "consecutive moves; twosided: only while its opponent's is as far above (cutechess-cli's "
+                   "-resign).")
 @click.option("--margin", type=click.FloatRange(0), default=50.0, show_default=True,
               help="Time grace in ms; a move may take the available time + this + 10% of the nominal time "
                    "per move (the fixed time, or the increment) before it loses on time.")
@@ -69,7 +76,8 @@ Examples: --engine /usr/games/fairy-stockfish  --engine "proto=xboard /usr/games
 @click.option("--progress/--no-progress", default=None,
               help="A live line of games played, Elo and LLR on stderr (default: when stderr is a terminal).")
 @click.argument("extra", nargs=-1, metavar="")
-def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_plies, margin, hang_timeout,
+def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_plies, draw_rule, resign_rule,
+          margin, hang_timeout,
           handshake_timeout, shuffle, seed, resume, event, log_path, cluster, progress, extra):
     """Play a match between xiangqi engines speaking UCCI, UCI or xboard, or chess engines speaking UCI or
     xboard (--game chess), with real clocks, adjudication, PGN output, Elo and an optional SPRT.
@@ -88,6 +96,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
       shuai match --game chess --engine .venv/bin/shuai --engine "proto=xboard /usr/games/fairymax" \\
           --games 10 --tc 5+0.05 --pgn chess.pgn
     """
+    from .adjudication import DrawRule, ResignRule
     from .engines import EngineSpec, TimeControl
     from .stats import Sprt
 
@@ -102,6 +111,8 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         time_control = TimeControl.parse(tc)
         sprt_cfg = Sprt.parse(" ".join(sprt_words)) if sprt_words else None
         carried, carried_pairs = _parse_resume(resume) if resume is not None else (None, None)
+        draw = DrawRule.parse(draw_rule) if draw_rule is not None else None
+        resign_by_score = ResignRule.parse(resign_rule) if resign_rule is not None else None
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     if len(specs) < 2:
@@ -131,10 +142,9 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
 
     cfg = MatchConfig(specs=specs, tc=time_control, games=games, openings=book,
                       concurrency=concurrency or (0 if cluster else os.cpu_count() or 1), pgn_path=pgn_path,
-                      sprt=sprt_cfg, cluster=cluster,
-                      max_plies=max_plies, margin=margin / 1000.0, hang_timeout=hang_timeout,
-                      handshake_timeout=handshake_timeout, log_path=log_path, event=event, resume=carried, resume_pairs=carried_pairs,
-                      game=game)
+                      sprt=sprt_cfg, cluster=cluster, max_plies=max_plies, draw=draw, resign=resign_by_score,
+                      margin=margin / 1000.0, hang_timeout=hang_timeout, handshake_timeout=handshake_timeout,
+                      log_path=log_path, event=event, resume=carried, resume_pairs=carried_pairs, game=game)
 
     from ..cluster import ClusterError, live_line
     line = live_line(0, "games", enabled=progress)

@@ -34,6 +34,7 @@ from ..game import DEFAULT, game_named
 from ..protocol.core import MAX_SECONDS     # the longest time anything may take (deadlines stay in range)
 from ..protocol.xboard import XBOARD_STANDARD   # xboard's standard chess: played without a variant command
 from ..xiangqi.constants import START_FEN
+from .adjudication import score_of_info, score_of_thinking
 
 PROTOCOLS = ("ucci", "uci", "xboard")
 
@@ -412,6 +413,9 @@ class Engine:
         # waits for its move, raw and in order (`info` lines, the move line itself included), e.g. to collect
         # the scores and PVs of a search (scripts/bench_mates.py).  None: such lines are only skipped.
         self.line_hook = None
+        # The exact score of the last search's latest info line that had one (engine.match.adjudication),
+        # in centipawns from the engine's side; None until its search prints one.
+        self.last_score: int | None = None
 
     # -- helpers --------------------------------------------------------------------------------------------
     def playing(self, number: int) -> None:
@@ -573,6 +577,7 @@ class _UciLike(Engine):
     def go(self, fen, moves, clocks: Clocks) -> float:
         self.send(self._position(fen, moves))
         self.send(self._go_command(clocks))
+        self.last_score = None
         return time.monotonic()
 
     def _go_command(self, clocks: Clocks) -> str:
@@ -582,6 +587,10 @@ class _UciLike(Engine):
     def read_move(self, deadline: float):
         while (got := self._next_words(deadline)) is not None:
             t, line, words = got
+            if words[0] == "info":
+                score = score_of_info(words)
+                self.last_score = self.last_score if score is None else score
+                continue
             if words[0] == "nobestmove":
                 return t, RESIGN
             if words[0] == "bestmove":
@@ -844,6 +853,7 @@ class XboardEngine(Engine):
         self.send(f"time {max(0, int(own * 100))}")
         self.send(f"otim {max(0, int(opp * 100))}")
         self.send("go")
+        self.last_score = None
         return time.monotonic()
 
     def move_played(self) -> None:
@@ -852,6 +862,10 @@ class XboardEngine(Engine):
     def read_move(self, deadline: float):
         while (got := self._next_words(deadline)) is not None:
             t, line, words = got
+            score = score_of_thinking(words)
+            if score is not None:
+                self.last_score = score
+                continue
             if words[0] == "move" and len(words) >= 2:
                 return t, self._from_engine(words[1])
             if words[0] == "resign" or (words[0] in ("1-0", "0-1") and "resign" in line.lower()):

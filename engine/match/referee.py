@@ -4,11 +4,12 @@ A game's referee (``Game.Referee``: :class:`XiangqiReferee` with engine.xiangqi.
 engine.xiangqi.rules, :class:`ChessReferee` with a python-chess board and engine.match.chess_rules) keeps the
 position and the rules; it also checks the openings (``opening``) and finds the moves that lead to one
 (``path_from_start``).  :func:`play_game` keeps the clocks and ends the game with a loss for an engine that
-plays an illegal move, resigns, oversteps its time, crashes or hangs.  Timing: a move may take the time
-available (the fixed time per move, or what is left on the clock)
-plus a grace of ``margin`` + 10 % of the nominal time per move (the fixed time, or the increment); later is
-a time forfeit.  When that deadline passes the engine is told to stop (``stop`` / ``?``); if it still says
-nothing within ``hang_timeout`` seconds it is "engine hung" and is killed (the runner restarts it).
+plays an illegal move, resigns, oversteps its time, crashes or hangs, and, where the options ask for it, by the
+engines' scores (engine.match.adjudication: a draw both call level, a loss one calls lost).  Timing: a move may
+take the time available (the fixed time per move, or what is left on the clock) plus a grace of ``margin`` +
+10 % of the nominal time per move (the fixed time, or the increment); later is a time forfeit.  When that
+deadline passes the engine is told to stop (``stop`` / ``?``); if it still says nothing within ``hang_timeout``
+seconds it is "engine hung" and is killed (the runner restarts it).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..files import clip
 from ..game import DEFAULT, game_named
+from .adjudication import Adjudicator, DrawRule, ResignRule
 from .engines import RESIGN, Clocks, Engine, EngineError, EngineHung, GameSetup, TimeControl
 from .openings import Opening, find_path
 
@@ -28,6 +30,8 @@ class GameOptions:
     margin_fraction: float = 0.10     # … plus this fraction of the nominal time per move
     hang_timeout: float = 2.0         # after the deadline and a stop request, wait this long for any move
     max_plies: int = 0                # 0 = no limit; else a draw ("max plies") after this many plies
+    draw: DrawRule | None = None      # adjudication by the engines' scores (None: none)
+    resign: ResignRule | None = None
     game: str = DEFAULT.name          # a Game name
 
 
@@ -189,6 +193,7 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
         rec.result, rec.reason = over
         return rec
 
+    judge = Adjudicator(opts.draw, opts.resign) if opts.draw or opts.resign else None
     grace = [opts.margin + opts.margin_fraction * tc.nominal for tc in tcs]
     clock = [tc.base for tc in tcs]
     book = len(opening.moves)
@@ -232,4 +237,11 @@ def play_game(red: Engine, black: Engine, opening: Opening, opts: GameOptions, p
         over = referee.result()
         if over:
             rec.result, rec.reason = over
+            return rec
+        verdict = judge.add(side, eng.last_score, len(rec.moves)) if judge else None
+        if verdict:
+            kind, loser, why = verdict
+            if kind == "loss":
+                return lose(loser, "adjudication", f"{names[loser]} {why}: adjudicated a loss")
+            rec.result, rec.reason, rec.detail = "1/2-1/2", "adjudication", f"adjudicated a draw: {why}"
             return rec

@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from .adjudication import DrawRule, ResignRule
 from .engines import EngineError, EngineLog, EngineSpec, TimeControl, kill_all, start_engine
 from ..files import clip
 from ..game import DEFAULT, GAMES, game_named
@@ -35,6 +36,8 @@ class MatchConfig:
     pgn_path: str | None = None
     sprt: Sprt | None = None
     max_plies: int = 0
+    draw: DrawRule | None = None            # adjudication by the engines' scores (engine.match.adjudication)
+    resign: ResignRule | None = None
     margin: float = 0.05
     hang_timeout: float = 2.0
     handshake_timeout: float = 30.0
@@ -236,7 +239,7 @@ class Match:
         if cfg.game not in [g.name for g in GAMES]:
             raise ValueError(f"unknown game {cfg.game!r} ({' or '.join(g.name for g in GAMES)})")
         self.opts = GameOptions(cfg.tc, margin=cfg.margin, hang_timeout=cfg.hang_timeout, max_plies=cfg.max_plies,
-                                game=cfg.game)
+                                draw=cfg.draw, resign=cfg.resign, game=cfg.game)
         self.openings = cfg.openings or [Opening(game_named(cfg.game).start_fen)]
         if cfg.resume is not None and (len(cfg.specs) != 2 or min(cfg.resume) < 0):
             raise ValueError("resume takes the wins, draws and losses of an earlier two-engine run")
@@ -336,7 +339,9 @@ class Match:
         clock = str(self.cfg.tc) if len(set(tcs)) == 1 else "time odds " + " vs ".join(map(str, tcs))
         self.out(f"Match{which}: {len(self.jobs)} games, {clock}, "
                  f"concurrency {concurrency}{where}"
-                 + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and len(self.names) == 2 else ""))
+                 + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and len(self.names) == 2 else "")
+                 + (f", draw {self.cfg.draw}" if self.cfg.draw else "")
+                 + (f", resign {self.cfg.resign}" if self.cfg.resign else ""))
 
     def _run_on_cluster(self, t_start: float) -> MatchResult:
         """The games as Ray tasks (``play_jobs``, one opening pair each), at most ``concurrency`` at a time

@@ -20,8 +20,9 @@ All from one side's point of view: ``wins``, ``draws``, ``losses`` of engine A a
   trinomial gives.  A match's record (``llr_record``) keeps its complete pairs by their two results (``PAIR_KINDS``:
   the five classes, the middle one split into two draws and a win and a loss, so that the games outside the
   pairs are known exactly): the pairs count as pairs, the other games -- one whose partner was not played, or a
-  sitting's played before pairs were kept -- alone; the samples are independent, so their LLRs add.  Each class counts a tenth of a pair more (``PAIR_PRIOR``): one or two pairs decide nothing,
-  and a one-sided record decides about as soon as the trinomial's (13 pairs of wins, against 22 won games).
+  sitting's played before pairs were kept -- alone; the samples are independent, so their LLRs add.  Each
+  class counts a tenth of a pair more (``PAIR_PRIOR``): one or two pairs decide nothing, and a one-sided record
+  decides about as soon as the trinomial's (13 pairs of wins, against 22 won games).
 """
 from __future__ import annotations
 

@@ -4,12 +4,14 @@ deterministic legal move (chosen with pyffish), and misbehaves on request once t
 ply:
 
     fake_engine.py --proto ucci|uci|xboard [--fault none|illegal|hang|crash|slow|resign|garbage]
-                   [--at PLY] [--name NAME] [--no-setboard] [--he-only] [--startup-delay S]
+                   [--at PLY] [--name NAME] [--no-setboard] [--he-only] [--startup-delay S] [--score CP]
 
 --he-only (xboard): setboard FENs must write horse and elephant as H/E, as Sjaak II wants; N/B get Sjaak II's
 "Error: unknown piece type" and "tellusererror" lines and leave the position unchanged.
 --fault refuse (xboard): answers the GUI's move with "Illegal move: MOVE" (and then waits, as engines do).
 
+--score CP: the score its searches print (UCI/UCCI ``info ... score cp CP``, xboard thinking output), 0 unless
+given (the referee adjudicates by scores when asked to).
 --at PLY: the fault happens on the first request to move in a position with at least PLY plies played in the
 game (counted from the game's start position), so it recurs in every game and survives restarts.
 """
@@ -79,6 +81,7 @@ def main():
     ap.add_argument("--no-setboard", action="store_true")
     ap.add_argument("--he-only", action="store_true")
     ap.add_argument("--startup-delay", type=float, default=0.0)
+    ap.add_argument("--score", type=int, default=0)
     args = ap.parse_args()
     name = args.name or f"Fake-{args.proto}-{args.fault}"
     time.sleep(args.startup_delay)
@@ -132,7 +135,7 @@ def main():
                 if reply == "resign":
                     out("nobestmove" if args.proto == "ucci" else "bestmove (none)")
                 elif reply is not None:
-                    out(f"info depth 1 score cp 0 nodes 1 pv {reply}")      # (skipped by the referee)
+                    out(f"info depth 1 score cp {args.score} nodes 1 pv {reply}")
                     out(f"bestmove {reply}")
             elif cmd == "quit":
                 if args.proto == "ucci":
@@ -183,6 +186,7 @@ def main():
                 if reply == "resign":
                     out("resign")
                 elif reply is not None:
+                    out(f"1 {args.score} 0 1 {reply}")          # thinking output: depth score time nodes pv
                     out(f"move {reply}")
                     game.moves.append(reply)
 
