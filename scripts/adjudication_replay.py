@@ -3,35 +3,25 @@
 runner's PGN and engine traffic (``--log``; an SPRT writes both), the move at which a draw or resign rule would
 have ended it, whether that verdict agrees with the game's result, and the share of the match's time it saves.
 
-    .venv/bin/python scripts/adjudication_replay.py MATCH.pgn MATCH.log \\
+    .venv/bin/python scripts/adjudication_replay.py MATCH.pgn MATCH.log [--game chess] \\
         [--draw 'movenumber=40 movecount=8 score=10'] [--resign 'movecount=4 score=800 twosided=true']
 
 The rules and the reading of scores are the runner's (``engine.match.adjudication``); a game's time runs from
 its first ``go`` to its last move, as the runner's timestamps see it.
 """
 import argparse
-import re
 from collections import Counter, defaultdict
+from pathlib import Path
 
+from engine.game import DEFAULT, GAMES, game_named
 from engine.match.adjudication import Adjudicator, DrawRule, ResignRule, score_of_info, score_of_thinking
 from time_use import LINE
 
-TAG = re.compile(r'\[(\w+) "([^"]*)"\]')
 
-
-def games_of_pgn(path: str) -> dict[int, dict[str, str]]:
-    """Each game's tags by its Round (the runner's game number)."""
-    games, tags = {}, {}
-    with open(path, errors="replace") as pgn:
-        for line in pgn:
-            m = TAG.match(line)
-            if m:
-                tags[m[1]] = m[2]
-            elif tags and line.strip():
-                if tags.get("Round", "").isdigit():
-                    games[int(tags["Round"])] = tags
-                tags = {}
-    return games
+def games_of_pgn(path: str, game: str) -> dict[int, dict[str, str]]:
+    """Each game's tags by its Round (the runner's game number), read by the game's own PGN reader."""
+    games = game_named(game).pgn().read_games(Path(path).read_text(errors="replace"))
+    return {int(g.tags["Round"]): g.tags for g in games if g.tags.get("Round", "").isdigit()}
 
 
 def moves_of_log(path: str) -> dict[int, list[tuple[float, str, int | None]]]:
@@ -64,12 +54,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pgn")
     parser.add_argument("log")
+    parser.add_argument("--game", choices=[g.name for g in GAMES], default=DEFAULT.name)
     parser.add_argument("--draw", type=DrawRule.parse, default=None, help="as shuai match --draw")
     parser.add_argument("--resign", type=ResignRule.parse, default=None, help="as shuai match --resign")
     args = parser.parse_args()
     if not (args.draw or args.resign):
         parser.error("give --draw, --resign or both")
-    tags, logged = games_of_pgn(args.pgn), moves_of_log(args.log)
+    tags, logged = games_of_pgn(args.pgn, args.game), moves_of_log(args.log)
     total = saved = 0.0
     verdicts, wrong = Counter(), Counter()
     for number, moves in sorted(logged.items()):
