@@ -49,6 +49,7 @@ from .scores import DRAW_SCORE, INFINITE, MATE_BOUND, MATE_SCORE, NO_SCORE
 from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, new_table, score_from_tt, tt_probe, tt_store
 from .search_params import INDEX as PARAM_INDEX, PARAMS
 from .nnue.kernels import net_type
+from .borrow import borrowed
 
 # What a game's kernels module supplies (see ``xiangqi/kernels.py`` for the meaning of each).
 GAME_INTERFACE = (
@@ -906,6 +907,15 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         stored_depth = depth - (1 if extended else 0) if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
         _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, stored_depth, ply)
     return best
+
+
+@kernel(signature=lambda game: _signature(game, True, *[types.int64] * 4), nogil=True)
+def search(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth, ply, alpha, beta):
+    """``pvs`` as the driver calls it: with every array borrowed (``engine.borrow``), so that no node of the
+    recursion pays numba's atomic reference counting for its arguments."""
+    return pvs(borrowed(board), borrowed(st), borrowed(hist), borrowed(keys), borrowed(tt), borrowed(tb),
+               borrowed(ctrl), borrowed(ss), borrowed(pv), borrowed(moves), borrowed(order), borrowed(history),
+               borrowed(reps), borrowed(net), depth, ply, alpha, beta)
 
 
 @kernel()

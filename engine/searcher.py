@@ -168,7 +168,7 @@ def _aspirated(kernels, args, depth: int, score: int) -> tuple:
     raised = None
     while True:
         ctrl[ab.C_SELDEPTH] = 0
-        value = int(kernels.pvs(*args, depth, 0, alpha, beta))
+        value = int(kernels.search(*args, depth, 0, alpha, beta))
         if ctrl[ab.C_STOP]:
             return value, raised
         if value <= alpha:
@@ -644,7 +644,7 @@ class Searcher:
         ctrl[ab.C_NODE_LIMIT] = NO_NODE_LIMIT
         ctrl[ab.C_ROOT_FIRST] = 0
         ctrl[ab.C_SELDEPTH] = 0
-        score = int(kernels.pvs(*args, 1, 0, -INFINITE, INFINITE))
+        score = int(kernels.search(*args, 1, 0, -INFINITE, INFINITE))
         with self._lock:
             done = ctrl[ab.C_STOP] == 0
             ctrl[ab.C_STOP] = 1
@@ -742,7 +742,7 @@ class Searcher:
         for k in range(1, count):
             ctrl[ab.C_ROOT_FIRST] = k
             ctrl[ab.C_SELDEPTH] = 0
-            value = int(kernels.pvs(*args, depth, 0, -INFINITE, INFINITE))
+            value = int(kernels.search(*args, depth, 0, -INFINITE, INFINITE))
             if ctrl[ab.C_STOP]:
                 break
             line = self._table_line(pos, self._root_line(int(self.moves[0][k])))

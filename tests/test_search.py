@@ -259,7 +259,7 @@ def test_a_stop_after_an_aspiration_fails_high_keeps_the_move_that_failed_high()
     class Kernels:
         windows = []
 
-        def pvs(self, *args):
+        def search(self, *args):
             alpha, beta = args[-2:]
             self.windows.append((alpha, beta))
             if len(self.windows) == 1:
