@@ -73,8 +73,8 @@ class Game:
         return self.Position(fen)
 
     def kernels(self):
-        """The game's kernels module: the game interface, ``search`` (``search.pvs`` ...) and ``perft``
-        (``perft.perft``), each loaded or compiled on first use."""
+        """The game's kernels module: the game interface, ``alphabeta`` (``alphabeta.search``, the driver's entry
+        to ``pvs`` ...) and ``perft`` (``perft.count``), each loaded or compiled on first use."""
         return self._module("kernels")
 
     def move_name(self, move: int) -> str:

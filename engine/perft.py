@@ -9,6 +9,7 @@ import time
 import numpy as np
 from numba import typeof, types
 
+from .borrow import borrowed
 from .template import Template
 
 TEMPLATE = Template(globals(), ("new_state", "GEN_ALL", "generate_moves", "in_check", "is_legal", "make_move", "unmake_move"))
@@ -39,6 +40,12 @@ def perft(board, st, hist, keys, depth, buffers, ply):
     return total
 
 
+@TEMPLATE.kernel(signature=_signature)
+def count(board, st, hist, keys, depth, buffers, ply):
+    """``perft`` with its arrays borrowed (``engine.borrow``): no reference counting at each node."""
+    return perft(borrowed(board), borrowed(st), borrowed(hist), borrowed(keys), depth, borrowed(buffers), ply)
+
+
 def perft_buffers(depth: int, max_moves: int) -> np.ndarray:
     return np.zeros((max(depth, 1) + 1, max_moves), np.int32)
 
@@ -46,13 +53,13 @@ def perft_buffers(depth: int, max_moves: int) -> np.ndarray:
 def perft_count(pos, depth: int) -> int:
     """Leaves of the legal move tree of ``pos`` at ``depth`` (>= 1)."""
     kernels = pos.game.kernels()
-    return int(kernels.perft.perft(*pos.arrays, depth, perft_buffers(depth, kernels.MAX_MOVES), 0))
+    return int(kernels.perft.count(*pos.arrays, depth, perft_buffers(depth, kernels.MAX_MOVES), 0))
 
 
 def run_perft(pos, depth: int, divide: bool = False, out=print) -> int:
     """Count leaves at ``depth`` from ``pos``; with ``divide`` print ``move: count`` per root move first.
     Always ends with the line ``nodes N time_ms T nps X``."""
-    pos.game.kernels().perft.perft          # loaded before the clock starts
+    pos.game.kernels().perft.count          # loaded before the clock starts
     start = time.perf_counter()
     if depth <= 0:
         total = 1

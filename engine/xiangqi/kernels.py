@@ -125,5 +125,5 @@ def net_move_inputs(board, hist, ply, move):
 net_evaluate = instantiate(_nnue.TEMPLATE, globals(), NAME).net_evaluate
 
 
-alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.pvs, alphabeta.qsearch ...
-perft = instantiate(_perft.TEMPLATE, globals(), NAME)           # perft.perft
+alphabeta = instantiate(_alphabeta.TEMPLATE, globals(), NAME)   # alphabeta.search, alphabeta.pvs ...
+perft = instantiate(_perft.TEMPLATE, globals(), NAME)           # perft.count, perft.perft
