@@ -5,7 +5,7 @@ Layers, bottom to top (an import goes down, or sideways inside one package):
 
 * the base: the move packing, the arrays' shared layout, the score scale and its win/draw/loss model, the
   transposition table, the template machinery, the shared Position, the search, perft and evaluation templates,
-  the clock, numba's cache;
+  the clock, numba's cache, the borrowed arrays of the recursion;
 * ``engine.game``: the registry of games (it loads a game's parts by module path, so it imports no game);
 * the table core (``engine.egtb`` modules a game's kernels reach) and the game packages (``engine.xiangqi``,
   ``engine.chess``), each game importing only the base, the registry, the table core and itself;
@@ -33,7 +33,7 @@ GAME_PACKAGES = ("engine.xiangqi", "engine.chess")
 BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engine.moving", "engine.layout",
         "engine.scores", "engine.tt", "engine.template", "engine.position", "engine.timeman", "engine.alphabeta",
         "engine.perft", "engine.evaluation", "engine.wdl", "engine.files", "engine.search_params", "engine.nnue",
-        "engine.nnue.features", "engine.nnue.network", "engine.nnue.kernels"}
+        "engine.nnue.features", "engine.nnue.network", "engine.nnue.kernels", "engine.borrow"}
 FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.searcher", "engine.cli",
               "engine.benchmark", "engine.warmup", "engine.cluster", "engine.levels", "engine.book")
 # A table generator (and what drives one) is build-time code: no search kernel may depend on it.
