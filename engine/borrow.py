@@ -9,7 +9,8 @@ decrement test for null and return. ``borrowed(x)`` is ``x`` (an array, or a tup
 a null ``meminfo`` and ``parent``: the same data, shape and strides, so it reads and writes what ``x`` does.
 
 It is safe where the borrowed view does not outlive the array it was made from: a kernel that borrows its
-arguments and passes them down a call it waits for (``engine.alphabeta``'s ``search``). A borrowed array must
+arguments and passes them down a call it waits for (``engine.alphabeta``'s ``search``, ``engine.perft``'s
+``count``). A borrowed array must
 never be returned to Python or stored beyond that call.
 """
 from numba import types
