@@ -47,11 +47,11 @@ from ...egtb.material import MAX_SLOTS
 from ...egtb.rule import WholeTable, rule_pass
 from ...egtb.store import DEFAULT_RULE
 from ...moving import move_from, move_to
-from ..board import NSQ, BLACK_BIT, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
+from ..board import NSQ, BLACK_BIT, ST_SIDE, ST_KING
 from ..movegen import GEN_ALL, generate, is_legal, king_attacked
 from .index import Material, decode
-from .moves import MAX_PREDECESSORS, capture_code, predecessors
-from .rule import rule_held, rule_step, rule_trapped
+from .moves import capture_code, position_work, predecessors
+from .rule import label_work, rule_held, rule_step, rule_trapped
 
 DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a draw, never lost
 
@@ -64,11 +64,7 @@ DRAW_CAPTURE = 200              # added to a counter: a capture keeps at least a
 def init_range(spec, vals, counter, sched, base, lo, hi, sub_specs, sub_vals, sub_off, cap_sub, cap_flip):
     """Pass 1 over indices [lo, hi); the arrays hold the entries from index ``base`` on (a slice of the table,
     or all of it with ``base`` 0).  Returns the largest capture level scheduled."""
-    psq = np.zeros(MAX_SLOTS, np.int64)
-    work = np.zeros(MAX_SLOTS, np.int64)
-    board = np.zeros(NSQ, np.int8)
-    st = np.zeros(ST_LEN, np.int32)
-    moves = np.zeros(MAX_MOVES, np.int32)
+    psq, work, board, st, moves = position_work()
     max_sched = 0
     for idx in range(lo, hi):
         at = idx - base
@@ -164,11 +160,7 @@ def propagate(spec, slot_pieces, vals, counter, sched, base, lo, hi, level, out)
     end = base + vals.shape[0]
     psq = np.zeros(MAX_SLOTS, np.int64)
     board = np.zeros(NSQ, np.int8)
-    froms = np.zeros(32, np.int64)
-    preds = np.zeros(MAX_PREDECESSORS, np.int64)
-    counted = np.zeros(MAX_PREDECESSORS, np.bool_)
-    moved = np.zeros(MAX_PREDECESSORS, np.int64)
-    origin = np.zeros(MAX_PREDECESSORS, np.int64)
+    froms, preds, counted, moved, origin, _ = label_work()
     target = DIST0 + level - 1
     event_lost = (level - 1) % 2 == 0
     settled = 0

@@ -1,11 +1,21 @@
 """Xiangqi's moves as the table generator walks them: a capture's value read from the smaller table it leads
 into, and a position's predecessors (un-moves, non-captures only) for both boards of its mirror class.  Used by
 the levels (:mod:`.generate`) and the perpetual-check pass (:mod:`.rule`)."""
+import numpy as np
 from numba import njit
 
-from ..board import (NSQ, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO,
+from ...egtb.material import MAX_SLOTS
+from ..board import (NSQ, ST_LEN, MAX_MOVES, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO,
                      ELEPHANT_EYE, HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
 from .index import MIRROR, KP_CODE, encode_board, encode_slots
+
+
+@njit(cache=True)
+def position_work():
+    """The work arrays of a kernel that decodes positions and walks their moves: the slots' squares, a scratch
+    copy of them for ``capture_code``, the board, the board's state and a move list."""
+    return (np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int64), np.zeros(NSQ, np.int8),
+            np.zeros(ST_LEN, np.int32), np.zeros(MAX_MOVES, np.int32))
 
 
 @njit(cache=True, inline="always")

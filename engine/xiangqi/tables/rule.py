@@ -9,15 +9,14 @@ from numba import njit
 
 from ...egtb.codes import DRAW
 from ...egtb.levels import collect
-from ...egtb.material import MAX_SLOTS
 from ...egtb.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, BAD, OP_COUNT, OP_JOIN, OP_UNCOUNT, PROP_OWN,
                           PROP_PUSH, PROP_WAVE, GOOD, is_loss, is_win, receive, target)
 from ...moving import move_from, move_to
-from ..board import NSQ, ST_SIDE, ST_KING, ST_LEN, MAX_MOVES
+from ..board import ST_SIDE, ST_KING
 from ..movegen import GEN_ALL, GEN_CAPTURES, GEN_QUIETS, generate, is_legal, king_attacked
 from ..repetition import chase_pairs, chase_work, fresh_targets, new_chases
 from .index import decode, encode_board
-from .moves import MAX_PREDECESSORS, capture_code, predecessors
+from .moves import MAX_PREDECESSORS, capture_code, position_work, predecessors
 
 
 @njit(cache=True, inline="always")
@@ -156,11 +155,7 @@ def rule_step(spec, slot_pieces, vals, cnt, ways, flag, base, lo, hi, step, chec
     npos = spec[1]
     end = base + vals.shape[0]
     counter, kind = target(step, cnt, ways)
-    psq = np.zeros(MAX_SLOTS, np.int64)
-    work = np.zeros(MAX_SLOTS, np.int64)
-    board = np.zeros(NSQ, np.int8)
-    st = np.zeros(ST_LEN, np.int32)
-    moves = np.zeros(MAX_MOVES, np.int32)
+    psq, work, board, st, moves = position_work()
     froms, preds, counted, moved, origin, good = label_work()
     ids, pairs_before, pairs_after, buf, _ = chase_work()
     taken = 0
@@ -261,11 +256,7 @@ def rule_trapped(spec, vals, lo, hi, checker, goals, sub_specs, sub_vals, sub_of
     8) at once: (``index * 8 + the goal's number`` for each, how many).  Searched forwards, stopping when every
     goal has its move: a position is passed over in a move or two, whatever the number of goals."""
     nslots = spec[3]
-    psq = np.zeros(MAX_SLOTS, np.int64)
-    work = np.zeros(MAX_SLOTS, np.int64)
-    board = np.zeros(NSQ, np.int8)
-    st = np.zeros(ST_LEN, np.int32)
-    moves = np.zeros(MAX_MOVES, np.int32)
+    psq, work, board, st, moves = position_work()
     ids, pairs_before, pairs_after, buf, buf2 = chase_work()
     no_pairs = np.zeros_like(pairs_before)
     chases = False
@@ -330,11 +321,7 @@ def rule_held(spec, slot_pieces, vals, trapped, checker, goal, sweeps):
     move back into S.  Exactly the positions of C an attractor round would remove (none: the round is
     skipped); found from these few positions alone, not from all of Z, in at most ``sweeps`` sweeps over them
     (-1: not settled by then -- the round will tell)."""
-    psq = np.zeros(MAX_SLOTS, np.int64)
-    work = np.zeros(MAX_SLOTS, np.int64)
-    board = np.zeros(NSQ, np.int8)
-    st = np.zeros(ST_LEN, np.int32)
-    moves = np.zeros(MAX_MOVES, np.int32)
+    psq, work, board, st, moves = position_work()
     froms, preds, counted, moved, origin, good = label_work()
     ids, pairs_before, pairs_after, buf, _ = chase_work()
     alive = np.ones(trapped.shape[0], np.bool_)
