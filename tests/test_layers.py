@@ -100,6 +100,41 @@ def test_the_import_graph_is_read_right(graph):
     assert len(graph) > 80
 
 
+def _file_of(module: str) -> Path:
+    path = ROOT.joinpath(*module.split("."))
+    return path.with_suffix(".py") if path.with_suffix(".py").is_file() else path / "__init__.py"
+
+
+def test_the_cache_locator_misses_no_import(graph):
+    """numba's cache locator reads imports with a regular expression (``ast`` was too slow for every start):
+    each module's files are a superset of what ``ast`` finds in it, so no edit can leave a stale kernel."""
+    from engine import _numba_locator as L
+    for module, imported in graph.items():
+        found = set(L._imports.__wrapped__(_file_of(module).resolve()))
+        assert {_file_of(m).resolve() for m in imported} <= found, module
+
+
+def test_the_cache_locator_reads_every_form_of_import(tmp_path):
+    """Parentheses over lines with comments, backslashes, aliases, several modules a statement, lazy imports;
+    a comment is no import."""
+    from engine import _numba_locator as L
+    probe = tmp_path / "probe.py"
+    probe.write_text(textwrap.dedent('''
+        """A docstring."""
+        from engine.chess import (board,  # the board
+                                  evaluate as ev)
+        from engine.xiangqi.movegen import generate, \\
+            king_attacked
+        import engine.tt, engine.wdl as wdl
+        # from engine import levels
+        def later():
+            from engine import scores
+    '''))
+    names = {str(p.relative_to(ENGINE)) for p in L._imports.__wrapped__(probe)}
+    assert names == {"chess/__init__.py", "chess/board.py", "chess/evaluate.py", "xiangqi/movegen.py", "tt.py",
+                     "wdl.py", "__init__.py", "scores.py"}
+
+
 def test_no_import_circles(graph):
     """Tarjan's strongly connected components: every one a single module."""
     index, low, stack, on_stack, circles = {}, {}, [], set(), []
