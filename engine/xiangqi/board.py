@@ -181,6 +181,24 @@ def new_state():
 # Make / unmake
 # --------------------------------------------------------------------------------------------------------------
 
+@njit(cache=True, inline="always")
+def lift_move(board, frm, to):
+    """Move the piece on ``frm`` to ``to`` on the board alone -- no key, clock, history or general's square: a
+    look at the position after a move (is it legal, does it check, chase, which table entry is it), taken back
+    by ``unlift_move``.  Returns what stood on ``to``."""
+    captured = board[to]
+    board[to] = board[frm]
+    board[frm] = 0
+    return captured
+
+
+@njit(cache=True, inline="always")
+def unlift_move(board, frm, to, captured):
+    """Take back ``lift_move(board, frm, to)``, which returned ``captured``."""
+    board[frm] = board[to]
+    board[to] = captured
+
+
 @njit(cache=True)
 def make_move(board, st, hist, keys, move):
     """Play a (pseudo-legal) move; the history row of the current ply records how to take it back."""

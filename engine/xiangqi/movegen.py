@@ -11,7 +11,8 @@ from numba import njit
 from ..moving import move_from, move_to, pack_move
 from .board import (NSQ, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, BLACK_BIT,
                     ST_SIDE, ST_KING, MAX_MOVES, RAYS, KING_TO, ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE,
-                    HORSE_TO, HORSE_LEG, HORSE_FROM, HORSE_FROM_LEG, PAWN_TO, PAWN_FROM)
+                    HORSE_TO, HORSE_LEG, HORSE_FROM, HORSE_FROM_LEG, PAWN_TO, PAWN_FROM, lift_move,
+                    unlift_move)
 
 GEN_ALL, GEN_CAPTURES, GEN_QUIETS = 0, 1, 2
 
@@ -236,15 +237,11 @@ def is_legal(board, st, move, checked):
         on_leg = (df == 1 or df == -1) and (dr == 1 or dr == -1)
         if not on_line and not on_leg:
             return True
-    piece = board[frm]
-    captured = board[to]
-    board[to] = piece
-    board[frm] = 0
+    captured = lift_move(board, frm, to)
     if frm == ksq:
         ksq = to
     attacked = king_attacked(board, ksq, side ^ 1)
-    board[frm] = piece
-    board[to] = captured
+    unlift_move(board, frm, to, captured)
     return not attacked
 
 
@@ -268,13 +265,9 @@ def gives_check(board, st, move):
     side = st[ST_SIDE]
     frm = move_from(move)
     to = move_to(move)
-    piece = board[frm]
-    captured = board[to]
-    board[to] = piece
-    board[frm] = 0
+    captured = lift_move(board, frm, to)
     checks = king_attacked(board, st[ST_KING + (side ^ 1)], side)
-    board[frm] = piece
-    board[to] = captured
+    unlift_move(board, frm, to, captured)
     return checks
 
 

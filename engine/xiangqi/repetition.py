@@ -35,7 +35,7 @@ from numba import njit
 from ..moving import move_from, move_to
 from ..scores import NO_SCORE, RULE_WIN_SCORE
 from .board import (H_CHECK, H_CLOCK, H_MOVE, KING, MAX_MOVES, NSQ, NULL_MOVE, PAWN, ST_KING, ST_PLY, ST_SIDE,
-                    make_move, unmake_move)
+                    lift_move, make_move, unlift_move, unmake_move)
 from .movegen import GEN_CAPTURES, generate, is_legal, king_attacked, in_check
 
 VERDICT_DRAW, VERDICT_WIN, VERDICT_LOSS = 0, 1, -1                  # for the side to move
@@ -164,10 +164,7 @@ def fresh_targets(after, before, count):
 def new_chases(board, st, side, ids, count, frm, to, before, after, buf, buf2):
     """The ids of the pieces ``side``'s move from ``frm`` to ``to`` chases: the pairs after it that ``before``
     (``chase_pairs`` of the board as it is) lacks.  The board, ``st`` and ``ids`` are restored."""
-    piece = board[frm]
-    captured = board[to]
-    board[to] = piece
-    board[frm] = 0
+    captured = lift_move(board, frm, to)
     king = frm == st[ST_KING + side]
     if king:
         st[ST_KING + side] = to
@@ -180,8 +177,7 @@ def new_chases(board, st, side, ids, count, frm, to, before, after, buf, buf2):
     ids[to] = captured_id
     if king:
         st[ST_KING + side] = frm
-    board[frm] = piece
-    board[to] = captured
+    unlift_move(board, frm, to, captured)
     return fresh_targets(after, before, count)
 
 

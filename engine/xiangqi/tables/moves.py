@@ -6,7 +6,8 @@ from numba import njit
 
 from ...egtb.material import MAX_SLOTS
 from ..board import (NSQ, ST_LEN, MAX_MOVES, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RAYS, KING_TO,
-                     ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE, HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES)
+                     ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE, HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES,
+                     lift_move, unlift_move)
 from .index import MIRROR, KP_CODE, encode_board, encode_slots
 
 
@@ -22,14 +23,10 @@ def position_work():
 def capture_code(board, side, frm, to, sub_specs, sub_vals, sub_off, cap_sub, cap_flip, work):
     """Value code, in the smaller table the capture leads into, of the position after ``side`` captures from
     ``frm`` on ``to`` (the board is restored)."""
-    cap = board[to]
+    cap = lift_move(board, frm, to)
     t = cap_sub[cap]
-    piece = board[frm]
-    board[to] = piece
-    board[frm] = 0
     sidx = encode_board(board, side ^ 1, sub_specs[t], cap_flip[cap], work)
-    board[frm] = piece
-    board[to] = cap
+    unlift_move(board, frm, to, cap)
     return sub_vals[sub_off[t] + sidx]
 
 

@@ -12,7 +12,7 @@ from ...egtb.levels import collect
 from ...egtb.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, BAD, OP_COUNT, OP_JOIN, OP_UNCOUNT, PROP_OWN,
                           PROP_PUSH, PROP_WAVE, GOOD, is_loss, is_win, receive, target)
 from ...moving import move_from, move_to
-from ..board import ST_SIDE, ST_KING
+from ..board import ST_SIDE, ST_KING, lift_move, unlift_move
 from ..movegen import GEN_ALL, GEN_CAPTURES, GEN_QUIETS, generate, is_legal, king_attacked
 from ..repetition import chase_pairs, chase_work, fresh_targets, new_chases
 from .index import decode, encode_board
@@ -41,9 +41,7 @@ def set_up(idx, spec, psq, board, st, side):
 def quiet_child(board, st, spec, side, frm, to, work):
     """(index, check): the position after ``side``'s non-capture ``frm`` -> ``to``, and whether it gives
     check.  The board and ``st`` are restored."""
-    piece = board[frm]
-    board[to] = piece
-    board[frm] = 0
+    lift_move(board, frm, to)
     king = frm == st[ST_KING + side]
     if king:
         st[ST_KING + side] = to
@@ -51,8 +49,7 @@ def quiet_child(board, st, spec, side, frm, to, work):
     check = king_attacked(board, st[ST_KING + (side ^ 1)], side)
     if king:
         st[ST_KING + side] = frm
-    board[frm] = piece
-    board[to] = 0
+    unlift_move(board, frm, to, 0)
     return idx, check
 
 
