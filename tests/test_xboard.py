@@ -357,6 +357,30 @@ def answer(engine, pos, reply: str) -> str:
     return move
 
 
+def test_an_illegal_move_leaves_the_search_running(engine):
+    """A move the position does not allow, sent while the engine thinks on its move or analyses: one line, and
+    the search goes on -- the engine still moves, the analysis still answers."""
+    xiangqi_game(engine)
+    engine.send("st 1")
+    engine.send("force")
+    engine.send("usermove h2e2")
+    engine.send("go")                            # the engine plays Black, a second a move
+    engine.silent_for(0.3)
+    engine.send("usermove h2e2")                 # Red's move again, while Black thinks
+    _, lines, move = read_move(engine)
+    assert lines == ["Illegal move: h2e2", f"move {move}"]
+    pos = after(START_FEN, "h2e2", move)
+    engine.send("force")
+    engine.send("analyze")
+    assert_thinking(engine.silent_for(0.5), pos)
+    engine.send("usermove zz")
+    engine.send(".")                             # the analysis's progress: asked for and given
+    _, lines = engine.read_until(lambda ln: ln.startswith("stat01:"))
+    assert lines[0] == "Illegal move: zz" and all(THINKING.fullmatch(ln) for ln in lines[1:-1]), lines
+    engine.send("exit")
+    sync(engine, 2)
+
+
 def test_pondering_continues_on_the_expected_reply_and_restarts_on_another(engine):
     xiangqi_game(engine)
     engine.send("hard")

@@ -353,13 +353,17 @@ class XboardDialect(Dialect):
             self.epoch += 1
             self.core.ponderhit()
             return
-        self._abandon()
-        pos = self.core.position()
+        # Judged before anything is abandoned, on the position it would be played in (a pondered reply taken
+        # back; the search works on a copy): a move refused changes nothing, and the search running goes on.
+        pos = self.core.position().copy()
+        if self.pondered is not None:
+            pos.pop()
         try:
             move = pos.parse_move(text)
         except ValueError:                  # IllegalMoveError: not legal here, or not a move at all
             raise IllegalMove(text) from None
-        pos.push(move)
+        self._abandon()
+        self.core.position().push(move)
         self.expected = None
         self._moved()
 
