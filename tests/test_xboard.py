@@ -381,6 +381,37 @@ def test_an_illegal_move_leaves_the_search_running(engine):
     sync(engine, 2)
 
 
+def test_exclude_and_include_shape_the_analysis(engine):
+    """exclude MOVE leaves a move out of the analysis (no line starts with it), exclude all stops it, include
+    puts moves back; a new position starts with none excluded; a move that is not legal is refused."""
+    xiangqi_game(engine)
+    assert "exclude=1" in " ".join(ln for ln in engine.transcript if ln.startswith("< feature"))
+    engine.send("force")
+    engine.send("analyze")
+    _, lines = engine.read_until(lambda ln: THINKING.fullmatch(ln) is not None)
+    best = THINKING.fullmatch(lines[-1]).group(8).split()[0]
+    engine.send(f"exclude {best}")
+    sync(engine, 2)                              # the restarted analysis's lines come after the pong
+    first = [THINKING.fullmatch(ln).group(8).split()[0] for ln in engine.silent_for(0.8)]
+    assert first and best not in first, first
+    engine.send("exclude all")
+    sync(engine, 3)
+    assert engine.silent_for(0.5) == []          # nothing left to analyse
+    engine.send(f"include {best}")
+    sync(engine, 4)
+    first = {THINKING.fullmatch(ln).group(8).split()[0] for ln in engine.silent_for(0.8)}
+    assert first == {best}, first                # the only move put back
+    for bad, reply in (("exclude zz", "Illegal move: zz"), ("exclude h2e2 h7e7", "Error (expected 'exclude MOVE' "
+                                                            "or 'exclude all'): exclude h2e2 h7e7")):
+        engine.send(bad)
+        assert [ln for ln in sync(engine, 5) if not THINKING.fullmatch(ln)] == [reply]
+    engine.send("usermove h2e2")                 # another position: nothing excluded there
+    sync(engine, 6)
+    assert engine.silent_for(0.5)
+    engine.send("exit")
+    sync(engine, 7)
+
+
 def test_pondering_continues_on_the_expected_reply_and_restarts_on_another(engine):
     xiangqi_game(engine)
     engine.send("hard")

@@ -32,6 +32,9 @@ The engine as the spec's state machine:
   pondered counts); any other move stops it and a new search starts;
 * ``analyze`` (endless search of the position, thinking output whatever ``post`` says; moves, ``undo``,
   ``new``, ``setboard`` restart it), ``.`` (``stat01: time nodes ply mvleft mvtot mvname``), ``exit``;
+  ``exclude MOVE`` / ``include MOVE`` (or ``all``; the feature ``exclude=1``) leave moves out of the analysis
+  of the current position and put them back, as XBoard's engine output window asks (a change of position
+  clears them; with every move excluded the analysis waits);
 * ``memory N`` sets the hash table to N MB, ``cores N`` the search threads, ``egtpath shuai DIR`` the endgame
   tables' directories, ``option NAME=VALUE`` the other options (``NAMES``; their types, defaults and ranges
   are ``core.OPTIONS``'; ``Skill Level`` is the playing level of ``engine.levels``, ``Own Book``, ``Book
@@ -155,6 +158,7 @@ class XboardDialect(Dialect):
             "hard": self.cmd_hard, "easy": self.cmd_easy, "analyze": self.cmd_analyze, "exit": self.cmd_exit,
             ".": self.cmd_status, "hint": self.cmd_hint, "memory": self.cmd_memory, "cores": self.cmd_cores,
             "egtpath": self.cmd_egtpath, "option": self.cmd_option, "quit": self.cmd_quit,
+            "exclude": self.cmd_exclude, "include": self.cmd_include,
             # accepted, and nothing to do: GNU Chess's random mode, the opponent's kind, name and rating, the
             # server, a draw offer (declined by silence), the obsolete colour commands (colors=0 asks for none)
             **dict.fromkeys(("random", "computer", "name", "rating", "ics", "draw", "white", "black"),
@@ -175,6 +179,8 @@ class XboardDialect(Dialect):
         self.expected: Optional[str] = None     # the reply the last search expects ('hint')
         self.epoch = 0                      # bumped whenever the game changes: a ponder queued earlier is void
         self.invalid: Optional[str] = None  # why the position cannot be played (a refused setboard)
+        self.excluded: set = set()          # exclude / include: moves the analysis leaves out ...
+        self.excluded_in: Optional[str] = None  # ... in the position of this FEN (any other starts with none)
         self.last_info = None               # the last thinking line and heartbeat ('.')
         self.last_progress = None
 
@@ -214,7 +220,7 @@ class XboardDialect(Dialect):
         self.out.lines(["feature done=0",
                         f'feature myname="Shuai" variants="{variants}" setboard=1 usermove=1 ping=1 san=0 '
                         f'sigint=0 sigterm=0 analyze=1 memory=1 smp=1 egt="{TABLE_FORMAT}" colors=0 time=1 '
-                        f'draw=1 playother=0 pause=0 nps=0 exclude=0 setscore=0 debug=0 reuse=1 name=0 ics=0',
+                        f'draw=1 playother=0 pause=0 nps=0 exclude=1 setscore=0 debug=0 reuse=1 name=0 ics=0',
                         *(option_feature(name, self.core.values[NAMES[name]]) for name in NAMES)])
         self.handshaken = True
         try:
@@ -235,11 +241,11 @@ class XboardDialect(Dialect):
             self.pondered = None
         self.epoch += 1
 
-    def _start(self, kind: str, limits: dict) -> None:
+    def _start(self, kind: str, limits: dict, banned=()) -> None:
         """Search the current position for ``kind``'s sake (the caller has abandoned any earlier search)."""
         self.kind, self.started = kind, time.perf_counter()
         self.last_info = self.last_progress = None
-        self.core.go(limits)
+        self.core.go(limits, banned=banned)
 
     def _playable(self) -> None:
         if self.invalid is not None:
@@ -279,7 +285,20 @@ class XboardDialect(Dialect):
         self._start(MOVE, self._limits())
 
     def _analyze(self) -> None:
-        self._start(ANALYZE, {"infinite": True})
+        """Analyse the current position, the excluded moves left out; with every move excluded, wait."""
+        excluded = self._exclusions()
+        legal = self.core.position().legal_move_names()
+        if legal and excluded.issuperset(legal):
+            self.kind = None
+            return
+        self._start(ANALYZE, {"infinite": True}, banned=sorted(excluded))
+
+    def _exclusions(self) -> set:
+        """The moves excluded in the current position: none once the position has changed."""
+        fen = self.core.position().fen()
+        if self.excluded_in != fen:
+            self.excluded, self.excluded_in = set(), fen
+        return self.excluded
 
     def _moved(self) -> None:
         """After a move from the GUI: analysis starts again; the engine answers when it is its turn."""
@@ -465,6 +484,36 @@ class XboardDialect(Dialect):
         self._playable()
         self.analyzing = True
         self._analyze()
+
+    def cmd_exclude(self, args):
+        self._exclude(args, True)
+
+    def cmd_include(self, args):
+        self._exclude(args, False)
+
+    def _exclude(self, args, leave_out: bool) -> None:
+        """``exclude MOVE`` / ``include MOVE`` (or ``all``): the moves the analysis of this position leaves
+        out, as XBoard's engine output window asks; a running analysis starts again without them."""
+        verb = "exclude" if leave_out else "include"
+        if len(args) != 1:
+            raise CommandError(f"expected '{verb} MOVE' or '{verb} all'")
+        self._playable()
+        pos = self.core.position()
+        if args[0].lower() == "all":
+            moves = pos.legal_move_names()
+        else:
+            try:
+                moves = [pos.move_name(pos.parse_move(args[0]))]
+            except ValueError:              # IllegalMoveError: not legal here, or not a move at all
+                raise IllegalMove(args[0]) from None
+        excluded = self._exclusions()
+        if leave_out:
+            excluded.update(moves)
+        else:
+            excluded.difference_update(moves)
+        if self.analyzing:
+            self._abandon()
+            self._analyze()
 
     def cmd_exit(self, args):
         if self.analyzing:
