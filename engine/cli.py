@@ -35,7 +35,8 @@ class EngineGroup(click.Group):
                    "a FEN names its own game).")
 @click.pass_context
 def main(ctx, variant):
-    """Shuai (帥), a xiangqi and chess engine.  Run without a command to speak UCCI or UCI on stdin/stdout."""
+    """Shuai (帥), a xiangqi and chess engine.  Run without a command to speak UCCI, UCI or xboard on stdin/stdout
+    (the first command chooses)."""
     if ctx.invoked_subcommand is None:
         from .protocol.loop import run
         sys.exit(run(variant=variant))
