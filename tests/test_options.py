@@ -122,8 +122,8 @@ def test_book_options_reach_the_searcher_and_a_bad_book_is_one_line():
 
 def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path):
     """``Use NNUE`` / ``EvalFile`` (UCCI ``usennue`` / ``evalfile``): on by default, with the game's own network;
-    a network that loads is the searcher's and is named; one that does not is one error line, and the
-    evaluation stays the hand-written one; a game without a network is evaluated by hand, and says so; a
+    a network that loads is the searcher's and is named; one that does not is one error line and changes
+    nothing (the evaluation in effect stays, the hand-written one where there was none); a game without a network is evaluated by hand, and says so; a
     protocol that plays both games gives each its own network, whichever ``startpos`` means."""
     import numpy as np
     from engine.game import CHESS, XIANGQI
@@ -146,14 +146,19 @@ def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path)
     assert searcher.calls[-1] == ("set_network", "xiangqi", 16)
     assert said[1:] == [f"info string evaluation: network {path} (16 hidden)"]
     d.cmd_setoption("evalfile /nonexistent/x.nnue".split())
-    assert searcher.calls[-1] == ("set_network", "xiangqi", None)
+    assert searcher.calls[-1] == ("set_network", "xiangqi", 16)              # the network in effect stays
     assert said[2:] == ["info string error: network file /nonexistent/x.nnue: missing; the evaluation stays the "
-                        "hand-written one"]
+                        f"network {path} (16 hidden)"]
     (tmp_path / "chess.nnue").write_bytes(path.read_bytes().replace(b"xiangqi", b"chess\0\0"))
     d.cmd_setoption(f"evalfile {tmp_path / 'chess.nnue'}".split())
-    assert searcher.calls[-1] == ("set_network", "xiangqi", None) and "for 'chess', not xiangqi" in said[-1]
+    assert searcher.calls[-1] == ("set_network", "xiangqi", 16) and "for 'chess', not xiangqi" in said[-1]
     d.cmd_setoption("usennue false".split())
     assert searcher.calls[-1] == ("set_network", "xiangqi", None) and len(said) == 4
+    d.cmd_setoption("usennue true".split())                                 # the bad file again: hand-written
+    assert searcher.calls[-1] == ("set_network", "xiangqi", None)
+    assert said[4].endswith("for 'chess', not xiangqi; the evaluation stays the hand-written one"), said[4]
+    d.cmd_setoption("evalfile".split())                                     # "": the game's own again
+    assert searcher.calls[-1] == ("set_network", "xiangqi", 128)
     assert XIANGQI.default_network.endswith("engine/xiangqi/network.nnue") and CHESS.default_network is None
     core, searcher = loaded_core()                                          # a game without a network
     core.out = SimpleNamespace(lines=said.extend, line=said.append)

@@ -213,7 +213,7 @@ OPTIONS = {
     "search_params": Option("string", "", apply="apply_options", check=search_params.parse),
     # The evaluation network (engine.nnue): on -- it won its SPRT against the hand-written evaluation (README) --
     # where the game has one; its file ("": the game's own, Game.default_network).  A file that cannot be used
-    # is one error line and the evaluation stays the hand-written one.
+    # is one error line and changes nothing: the evaluation in effect stays.
     "use_nnue": Option("check", True, apply="apply_options"),
     "eval_file": Option("string", "", apply="apply_options"),
 }
@@ -352,6 +352,8 @@ class EngineCore:
         self._search_ids = 0
         self.values = {key: option.default for key, option in OPTIONS.items()}     # the options as set now
         self._pending_new_game = False
+        # game -> (network or None, its description): each game's evaluation in effect, kept when a file fails
+        self._evaluations: dict = {}
         # The games this protocol plays (set by the dialect: UCCI plays xiangqi only); a FEN names its own game
         # by its number of ranks, ``startpos`` means the game of the option "variant".
         self.games = GAMES
@@ -484,11 +486,14 @@ class EngineCore:
     def _open_network(self, eng) -> None:
         """The searcher's evaluation of each game this protocol plays, from the options: when ``use_nnue``, the
         network of ``eval_file`` for the game ``startpos`` means and the game's own for the others (a FEN may
-        name another game); the hand-written evaluation otherwise, for a game without a network, or when the
-        file cannot be used (one error line).  A note names the evaluation of the game ``startpos`` means."""
+        name another game); the hand-written evaluation otherwise, or for a game without a network.  A file that
+        cannot be used is one error line, and the game keeps the evaluation it had (the hand-written one if it
+        had none yet).  A note names the evaluation of the game ``startpos`` means."""
         from ..nnue.network import NetworkError, load
+        hand_written = (None, "the hand-written one")
         for game in self.games:
-            current, net, said = game is self.game, None, ""
+            current, said = game is self.game, ""
+            net, named = hand_written
             path = (self.values["eval_file"] if current else "") or game.default_network
             if self.values["use_nnue"] and path is None:
                 said = f"evaluation: hand-written ({game.name} has no network yet)"
@@ -496,9 +501,12 @@ class EngineCore:
                 try:
                     net = load(path, game)
                 except NetworkError as e:
-                    self.out.lines([self.format_error(f"{e}; the evaluation stays the hand-written one")])
+                    net, named = self._evaluations.get(game, hand_written)
+                    self.out.lines([self.format_error(f"{e}; the evaluation stays {named}")])
                 else:
+                    named = f"the network {sanitize(str(path), 200)} ({net.hidden} hidden)"
                     said = f"evaluation: network {sanitize(str(path), 200)} ({net.hidden} hidden)"
+            self._evaluations[game] = net, named
             self.out.lines([line for line in [current and said and self.format_note(said)] if line])
             eng.searcher.set_network(game, net)
 
