@@ -166,6 +166,11 @@ def game_of_fen(fen: str):
     return next((g for g in GAMES if g.ranks == ranks), None)
 
 
+def fen_ranks() -> str:
+    """What a FEN's number of ranks may be, for an error line: ``8 (chess) or 10 (xiangqi)``."""
+    return " or ".join(f"{g.ranks} ({g.name})" for g in sorted(GAMES, key=lambda g: g.ranks))
+
+
 XIANGQI = game_named("xiangqi")
 CHESS = game_named("chess")
 GAMES = (XIANGQI, CHESS)

@@ -27,7 +27,10 @@ def test_bad_fen_is_one_line_and_exit_2():
     out = subprocess.run([sys.executable, "-m", "engine", "perft", "1", "--fen", "nonsense w"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr == "error: expected 10 ranks separated by '/', found 1\n"
+    assert out.stderr == "error: bad FEN 'nonsense w': expected 8 (chess) or 10 (xiangqi) ranks\n"
+    out = subprocess.run([sys.executable, "-m", "engine", "perft", "1", "--fen", "9/9/9/9/9/9/9/9/9/9 w"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stderr.startswith("error: bad FEN '9/9/9/9/9/9/9/9/9/9 w': "), out.stderr
 
 
 def test_console_script_runs():

@@ -35,7 +35,7 @@ from typing import Callable, Optional
 
 from .. import levels, search_params
 from ..egtb import DEFAULT_CACHE_MB, DEFAULT_PROBE_DEPTH, MAX_CACHE_MB
-from ..game import GAMES, game_of_fen, game_named
+from ..game import GAMES, fen_ranks, game_of_fen, game_named
 from ..levels import ELO_MAX, ELO_MIN, GRADES, MAX_SKILL, RANDOMNESS
 from ..timeman import MOVE_OVERHEAD
 
@@ -405,8 +405,7 @@ class EngineCore:
         fen, moves = split_position_args(tokens, self.game.start_fen)
         game = game_of_fen(fen)
         if game is None:
-            ranks = " or ".join(f"{g.ranks} ({g.name})" for g in sorted(GAMES, key=lambda g: g.ranks))
-            raise CommandError(f"bad FEN {sanitize(fen)!r}: expected {ranks} ranks")
+            raise CommandError(f"bad FEN {sanitize(fen)!r}: expected {fen_ranks()} ranks")
         if game not in self.games:
             raise CommandError(f"bad FEN {sanitize(fen)!r}: a {game.name} position; this protocol plays "
                                f"{' and '.join(g.name for g in self.games)} only")
