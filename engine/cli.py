@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .game import DEFAULT, GAMES, fen_ranks, game_named, game_of_fen
+from .game import DEFAULT, GAMES, game_named, position_of_fen
 from .protocol.core import HASH, OPTIONS
 
 GAME_NAMES = [g.name for g in GAMES]
@@ -45,15 +45,7 @@ def main(ctx, variant):
 def _position(fen, moves=(), game=None):
     """The position of ``fen`` (its game told by its ranks), or ``game``'s start; then ``moves`` played."""
     if fen is not None:
-        found = game_of_fen(fen) or (game and game_named(game))        # a game named: its FenError says why
-        if found is None:
-            raise ValueError(f"bad FEN {fen[:80]!r}: expected {fen_ranks()} ranks")
-        if game and found.name != game:
-            raise ValueError(f"the FEN is a {found.name} position, not {game}")
-        try:
-            pos = found.position(fen)
-        except ValueError as e:         # FenError
-            raise ValueError(f"bad FEN {fen[:80]!r}: {e}") from None
+        pos = position_of_fen(fen, game and game_named(game))
     else:
         pos = game_named(game or DEFAULT.name).position()
     for m in moves:

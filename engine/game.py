@@ -166,6 +166,20 @@ def game_of_fen(fen: str):
     return next((g for g in GAMES if g.ranks == ranks), None)
 
 
+def position_of_fen(fen: str, game=None):
+    """The position of ``fen`` in the game its ranks tell (or ``game``, when they tell none); ValueError with
+    one line saying what is wrong: a bad FEN, or one of another game than ``game``."""
+    found = game_of_fen(fen) or game
+    if found is None:
+        raise ValueError(f"bad FEN {fen[:80]!r}: expected {fen_ranks()} ranks")
+    if game is not None and found is not game:
+        raise ValueError(f"the FEN is a {found.name} position, not {game.name}")
+    try:
+        return found.position(fen)
+    except ValueError as e:         # the game's FenError
+        raise ValueError(f"bad FEN {fen[:80]!r}: {e}") from None
+
+
 def fen_ranks() -> str:
     """What a FEN's number of ranks may be, for an error line: ``8 (chess) or 10 (xiangqi)``."""
     return " or ".join(f"{g.ranks} ({g.name})" for g in sorted(GAMES, key=lambda g: g.ranks))

@@ -170,14 +170,13 @@ def verify_cmd(directory, add):
 def probe_cmd(fen, directory, best):
     """Print `win N`, `loss N` (N = plies to mate, for the side to move), `draw` or `unknown`.  A FEN with 8
     ranks is chess (its tables are the directory's *.ctb files), one with 10 xiangqi."""
-    from ..game import XIANGQI, game_of_fen
-    game = game_of_fen(fen) or XIANGQI         # (a FEN of neither game: xiangqi's parser says what is wrong)
+    from ..game import position_of_fen
     try:
-        pos = game.position(fen)
-    except ValueError as e:                     # the game's FenError
+        pos = position_of_fen(fen)
+    except ValueError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    tbs = game.tablebases(directory)
+    tbs = pos.game.tablebases(directory)
     result = tbs.probe(pos)
     errors = list(tbs.take_errors())
     for msg in errors:
