@@ -282,7 +282,16 @@ def test_skill_level_and_the_book_through_options(engine):
     t, lines, move = read_move(engine)
     assert t - t0 < 0.5 and lines == [f"move {move}"]
     assert move in dict(open_book(default_book(XIANGQI), XIANGQI).moves(Position()))
+    book = dict(open_book(default_book(XIANGQI), XIANGQI).moves(after(START_FEN, move)))
+    engine.send("force")
+    engine.send("bk")                                       # the Book button: the moves with their shares
+    lines = sync(engine, 3)
+    shares = [re.fullmatch(r" (\S+) (\d+)%", ln) for ln in lines[:-1]]
+    assert lines[-1] == "" and all(shares) and {m.group(1) for m in shares} == set(book), lines
+    assert abs(sum(int(m.group(2)) for m in shares) - 100) <= len(shares)
     engine.send("option Own Book=0")
+    engine.send("bk")
+    assert sync(engine, 4) == [" the opening book is off (option Own Book)", ""]
     engine.send("option Skill Level=0")                     # skill 0: one ply, and a choice among six lines
     engine.send("force")
     engine.send(f"setboard {XBOARD_FEN}")

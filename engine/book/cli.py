@@ -4,7 +4,7 @@ import time
 
 import click
 
-from ..game import DEFAULT, GAMES, game_named, game_of_fen
+from ..game import DEFAULT, GAMES, game_named, position_of_fen
 from ..levels import RANDOMNESS, TEMPERATURE_OF_RANDOMNESS
 
 GAME_NAMES = [g.name for g in GAMES]
@@ -80,9 +80,9 @@ def build(game, pgns, selfplay, plies, nodes, randomness, seed, min_games, out):
 def probe(fen, moves, game, path):
     """List the book's moves for a position, with their weights (legal moves only)."""
     from ..book import BookError, book_moves, default_book, open_book
-    game = game_named(game) if game else (game_of_fen(fen) if fen else None) or DEFAULT
     try:
-        pos = game.position(fen)
+        pos = position_of_fen(fen, game and game_named(game)) if fen else game_named(game or DEFAULT.name).position()
+        game = pos.game
         for m in moves.split():
             pos.push(m)
     except (ValueError, IndexError) as e:

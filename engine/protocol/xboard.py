@@ -31,7 +31,8 @@ The engine as the spec's state machine:
   expects; if that reply comes, the search goes on under the clock (as UCI's ``ponderhit``: the time
   pondered counts); any other move stops it and a new search starts;
 * ``analyze`` (endless search of the position, thinking output whatever ``post`` says; moves, ``undo``,
-  ``new``, ``setboard`` restart it), ``.`` (``stat01: time nodes ply mvleft mvtot mvname``), ``exit``;
+  ``new``, ``setboard`` restart it), ``.`` (``stat01: time nodes ply mvleft mvtot mvname``), ``exit``; ``bk``
+  lists the opening book's moves of the position with their shares;
   ``exclude MOVE`` / ``include MOVE`` (or ``all``; the feature ``exclude=1``) leave moves out of the analysis
   of the current position and put them back, as XBoard's engine output window asks (a change of position
   clears them; with every move excluded the analysis waits);
@@ -158,7 +159,7 @@ class XboardDialect(Dialect):
             "hard": self.cmd_hard, "easy": self.cmd_easy, "analyze": self.cmd_analyze, "exit": self.cmd_exit,
             ".": self.cmd_status, "hint": self.cmd_hint, "memory": self.cmd_memory, "cores": self.cmd_cores,
             "egtpath": self.cmd_egtpath, "option": self.cmd_option, "quit": self.cmd_quit,
-            "exclude": self.cmd_exclude, "include": self.cmd_include,
+            "exclude": self.cmd_exclude, "include": self.cmd_include, "bk": self.cmd_bk,
             # accepted, and nothing to do: GNU Chess's random mode, the opponent's kind, name and rating, the
             # server, a draw offer (declined by silence), the obsolete colour commands (colors=0 asks for none)
             **dict.fromkeys(("random", "computer", "name", "rating", "ics", "draw", "white", "black"),
@@ -484,6 +485,22 @@ class XboardDialect(Dialect):
         self._playable()
         self.analyzing = True
         self._analyze()
+
+    def cmd_bk(self, args):
+        """``bk`` (XBoard's Book button): the moves the engine's opening book has for the position on the
+        board, with their shares -- lines that begin with a blank, then an empty one, as the spec asks."""
+        from ..book import book_moves, open_books
+        pos = self.core.position().copy()
+        if self.pondered is not None:
+            pos.pop()
+        v = self.core.values
+        if not v["own_book"]:
+            lines = [" the opening book is off (option Own Book)"]
+        else:
+            found = book_moves(open_books(v["book_files"], pos.game)[0], pos)
+            total = sum(weight for _, weight in found)
+            lines = [f" {move} {100 * weight / total:.0f}%" for move, weight in found] or [" no book move here"]
+        self.out.lines(lines + [""])
 
     def cmd_exclude(self, args):
         self._exclude(args, True)
