@@ -503,8 +503,8 @@ class EngineCore:
                     net, named = self._evaluations.get(game, hand_written)
                     self.out.lines([self.format_error(f"{e}; the evaluation stays {named}")])
                 else:
-                    named = f"the network {sanitize(str(path), 200)} ({net.hidden} hidden)"
-                    said = f"evaluation: network {sanitize(str(path), 200)} ({net.hidden} hidden)"
+                    network = f"network {sanitize(str(path), 200)} ({net.hidden} hidden)"
+                    named, said = f"the {network}", f"evaluation: {network}"
             self._evaluations[game] = net, named
             self.out.lines([line for line in [current and said and self.format_note(said)] if line])
             eng.searcher.set_network(game, net)

@@ -248,6 +248,14 @@ class XboardDialect(Dialect):
         self.last_info = self.last_progress = None
         self.core.go(limits, banned=banned)
 
+    def _board_position(self):
+        """A copy of the position on the GUI's board: the current one, a pondered reply taken back (the search
+        works on a copy of its own, so this may be read while it runs)."""
+        pos = self.core.position().copy()
+        if self.pondered is not None:
+            pos.pop()
+        return pos
+
     def _playable(self) -> None:
         if self.invalid is not None:
             raise CommandError(f"command not legal now: {self.invalid}")
@@ -373,11 +381,9 @@ class XboardDialect(Dialect):
             self.epoch += 1
             self.core.ponderhit()
             return
-        # Judged before anything is abandoned, on the position it would be played in (a pondered reply taken
-        # back; the search works on a copy): a move refused changes nothing, and the search running goes on.
-        pos = self.core.position().copy()
-        if self.pondered is not None:
-            pos.pop()
+        # Judged before anything is abandoned, on the board's position: a move refused changes nothing, and the
+        # search running goes on.
+        pos = self._board_position()
         try:
             move = pos.parse_move(text)
         except ValueError:                  # IllegalMoveError: not legal here, or not a move at all
@@ -490,9 +496,7 @@ class XboardDialect(Dialect):
         """``bk`` (XBoard's Book button): the moves the engine's opening book has for the position on the
         board, with their shares -- lines that begin with a blank, then an empty one, as the spec asks."""
         from ..book import book_moves, open_books
-        pos = self.core.position().copy()
-        if self.pondered is not None:
-            pos.pop()
+        pos = self._board_position()
         v = self.core.values
         if not v["own_book"]:
             lines = [" the opening book is off (option Own Book)"]
