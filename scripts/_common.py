@@ -34,6 +34,18 @@ def perft_cases(path: Path = PERFT_EPD) -> list[tuple[str, dict[int, int]]]:
     return cases
 
 
+def time_perft(fen: str, depth: int) -> tuple[int, float]:
+    """Our perft of ``fen`` (either game, told by its ranks): (nodes, wall seconds of one ``perft_count`` call,
+    after a call at depth 2 has loaded the game's kernels from numba's cache)."""
+    from engine.game import position_of_fen
+    from engine.perft import perft_count
+    pos = position_of_fen(fen)
+    perft_count(pos, min(depth, 2))
+    t = time.perf_counter()
+    nodes = perft_count(pos, depth)
+    return nodes, time.perf_counter() - t
+
+
 def reference_perft(engine: str, fen: str, depth: int, options: dict[str, str]) -> tuple[int, float]:
     """A reference engine's perft over UCI (Fairy-Stockfish, Stockfish), its options set first: (nodes, wall
     seconds from `go perft` to its `Nodes searched` line)."""

@@ -4,15 +4,15 @@ same run (the same node counts are required: both count leaves in bulk at depth 
 
     .venv/bin/python scripts/bench_chess_perft.py [--reference /usr/games/stockfish] [--quick]
 
-Ours is timed around one ``perft_count`` call, after a warm-up call has loaded the numba kernels; Stockfish's
-from `go perft N` to its `Nodes searched` line (one process per position, started and readied first).
+Ours is timed around one ``perft_count`` call, after a warm-up call has loaded the numba kernels
+(``_common.time_perft``); Stockfish's from `go perft N` to its `Nodes searched` line (one process per position,
+started and readied first).
 """
 import argparse
 import shutil
 import sys
-import time
 
-from _common import DATA, perft_cases, reference_perft
+from _common import DATA, perft_cases, reference_perft, time_perft
 
 CHESS_EPD = DATA / "chess-perft.epd"
 
@@ -20,16 +20,6 @@ CHESS_EPD = DATA / "chess-perft.epd"
 # perft positions 2-6) and a few positions from random games (castling, en passant, promotions).
 RUNS = [(0, 5), (1, 4), (1, 5), (2, 5), (3, 5), (5, 4), (6, 4), (60, 5), (100, 5), (130, 5)]
 QUICK = [(0, 5), (1, 4), (3, 4), (5, 4), (100, 4)]
-
-
-def ours(fen, depth):
-    from engine.chess.position import Position
-    from engine.perft import perft_count
-    pos = Position(fen)
-    perft_count(pos, 2)                     # kernels loaded (from numba's cache) before the clock starts
-    t = time.perf_counter()
-    nodes = perft_count(pos, depth)
-    return nodes, time.perf_counter() - t
 
 
 def reference(engine, fen, depth):
@@ -46,13 +36,12 @@ def main():
     have_ref = shutil.which(args.reference) is not None
     if not have_ref:
         print(f"(no {args.reference}: `apt-get install -y stockfish` to compare)")
-    ours(cases[0][0], 3)
     print("chess perft        depth        nodes   shuai Mnps   stockfish Mnps   ratio   match")
     tot = {"n": 0, "t": 0.0, "rt": 0.0}
     all_ok = True
     for line, depth in (QUICK if args.quick else RUNS):
         fen, counts = cases[line]
-        n, t = ours(fen, depth)
+        n, t = time_perft(fen, depth)
         ok = n == counts.get(depth, n)
         tot["n"] += n
         tot["t"] += t

@@ -12,17 +12,7 @@ import sys
 import tempfile
 import time
 
-from _common import ROOT, perft_cases, reference_perft
-
-
-def ours(fen, depth):
-    from engine.perft import perft_count
-    from engine.xiangqi.position import Position
-    pos = Position(fen)
-    pos.game.kernels().perft.count          # loaded before the clock starts
-    t = time.perf_counter()
-    nodes = perft_count(pos, depth)
-    return nodes, time.perf_counter() - t
+from _common import ROOT, perft_cases, reference_perft, time_perft
 
 
 def reference(engine, fen, depth):
@@ -54,12 +44,11 @@ def main():
     have_ref = shutil.which(args.reference) is not None
     if not have_ref:
         print(f"(no {args.reference}: `apt-get install -y fairy-stockfish` to compare)")
-    ours(perft_cases()[0][0], 2)           # load the kernels before timing
     print(f"perft {args.depth}            nodes   shuai Mnps   fairy-sf Mnps   ratio   match")
     tot = {"n": 0, "t": 0.0, "rt": 0.0}
     all_ok = True
     for i, (fen, counts) in enumerate(perft_cases()):
-        n, t = ours(fen, args.depth)
+        n, t = time_perft(fen, args.depth)
         ok = n == counts.get(args.depth, n)
         all_ok &= ok
         tot["n"] += n
