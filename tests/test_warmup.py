@@ -4,7 +4,11 @@ numba compiles (or loads from its cache) a kernel the first time it is called wi
 warm-up left out is compiled in the middle of a game, holding the GIL, and the clock's stop waits for it.  It
 happened: ``gives_chase``, which the tables' move ranking calls only inside a table, was compiled in the first
 won ending of each engine of a match on a fresh cache (about 1-2 s) and lost three games on time out of 100
-at 2 s + 0.02 s.  The check runs in a fresh interpreter, since this one has loaded everything already.
+at 2 s + 0.02 s.  And the kernels' read of a chunk from the disk, a ``numba.objmode`` block whose lifted code
+numba compiles at its first run in every process, 50-150 ms holding the GIL: the first search of an engine that
+read a chunk stood that long past its stop (a match at 2 s + 0.02 s saw moves of 0.3-0.6 s in won endings,
+losses on time).  The check runs in a fresh interpreter, since this one has loaded everything
+already.
 """
 import subprocess
 import sys
@@ -15,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PLAY = r'''
 import sys
 import numpy as np
+from numba.core import event
 from numba.core.dispatcher import Dispatcher
 from engine.game import XIANGQI, CHESS
 from engine.warmup import warm_all
@@ -32,7 +37,19 @@ def loaded():
             for k, v in list(vars(mod).items()) if isinstance(v, Dispatcher)}
 
 
-before = loaded()
+class Compiles(event.Listener):
+    """Every compile from now on, of any dispatcher (``loaded`` counts the cache loads of the modules' kernels):
+    also of the lifted code of a ``numba.objmode`` block (the kernels' chunk read), which is no module's
+    attribute and which numba compiles in each process at the block's first run, never from its cache."""
+    def on_start(self, ev):
+        pass
+
+    def on_end(self, ev):
+        compiled.append(str(ev.data["dispatcher"]))
+
+
+before, compiled = loaded(), []
+event.register("numba:compile", Compiles())
 searcher = Searcher(16)
 searcher.set_tablebases(open_tables())                 # the default set that make setup builds
 games = [(XIANGQI, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ""),           # a root in the tables (KRvK)
@@ -51,7 +68,7 @@ for network in (False, True):
         for m in moves.split():
             pos.push(m)
         search_once(pos, limits=Limits(time_left=0.5, increment=0.01), searcher=searcher)
-print(sorted(k for k, n in loaded().items() if n > before.get(k, 0)))
+print(sorted(k for k, n in loaded().items() if n > before.get(k, 0)) + compiled)
 '''
 
 

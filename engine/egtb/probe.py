@@ -60,9 +60,9 @@ from numba.core.errors import NumbaWarning
 from ..template import Template
 from ..scores import MATE_SCORE, NO_SCORE, TB_RULE_ORDER_CAP as RULE_ORDER_CAP, TB_RULE_SCORE as RULE_SCORE
 from . import DEFAULT_CACHE_MB
-from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES,
-                    CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP, SEC_INFO,
-                    SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
+from .cache import (ChunkPool, CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_LEN,
+                    CTR_MAXPIECES, CTR_SEARCH_LOADS, INFO_BASE, INFO_CHUNK, INFO_LEN, INFO_NCHUNKS, INFO_OK, SEC_FLIP,
+                    SEC_INFO, SEC_KEYS, SEC_SLOT_CHUNK, SEC_SLOT_OF, SEC_SPECS, SEC_STAMPS, SEC_TNUM)
 from .codes import DIST0, DRAW, ILLEGAL, RULE_BASE, UNKNOWN
 from .material import MAX_SLOTS, SPEC_LEN
 from ..files import clip
@@ -117,6 +117,17 @@ def _load_sync(ctr, g):
     with objmode(s="int64"):
         s = _kernel_load(ctr[CTR_ID], g)
     return s
+
+
+def warm_disk_read() -> None:
+    """Compile the kernels' disk read (``_load_sync``'s objmode block) now.  numba caches the kernels around the
+    block but not the block's own lifted code, which it compiles in each process at the block's first run: 50-150
+    ms holding the GIL, so the clock's stop waited for it, in the first search of each engine that read a chunk
+    (a won ending at 2 s + 0.02 s: a move of 0.3-0.6 s, a loss on time).  Run here with an id no Tablebases has,
+    it reads nothing; the kernels share the compiled block."""
+    ctr = np.zeros(CTR_LEN, np.int64)
+    ctr[CTR_ID] = -1
+    _load_sync(ctr, 0)
 
 
 @njit(cache=True, nogil=True, inline="always")
