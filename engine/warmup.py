@@ -9,6 +9,7 @@ def warm_all(game=None):
     and the tables' here, the rest by the game's own ``warm``; then what loading left alive is frozen out of the
     garbage collector's walks (``freeze_heap``)."""
     from .egtb import warm as warm_tables
+    from .egtb.probe import warm_disk_read
     from .game import DEFAULT
     from .perft import perft_count
     from .searcher import search_once
@@ -22,6 +23,7 @@ def warm_all(game=None):
     search_once(pos, depth=3)
     game.warm(pos)
     warm_tables(game)
+    warm_disk_read()                                   # the search's chunk read, which no cache keeps
     freeze_heap()
 
 

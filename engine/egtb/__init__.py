@@ -47,10 +47,8 @@ def default_directory(root: Path = Path(__file__).resolve().parents[2]) -> Path:
 
 def warm(game, directory=None) -> None:
     """Compile (or load from numba's cache) the probe code ``game``'s tables run from Python (for ``shuai
-    warmup`` and each engine's start; the search's probe kernel is compiled with the game's search), and the
-    search's read of a chunk from the disk, which no cache keeps (``probe.warm_disk_read``)."""
+    warmup`` and each engine's start; the search's probe kernel is compiled with the game's search)."""
     import tempfile
-    from .probe import warm_disk_read
     with tempfile.TemporaryDirectory() as d:
         tbs = game.tablebases(directory or d, memory_mb=1)
         pos = game.position()
@@ -60,4 +58,3 @@ def warm(game, directory=None) -> None:
         # compiled them mid-search, seconds on a fresh cache, and lost on time at 2 s + 0.02 s.
         tbs.locate(tbs.arrays, pos.board, pos.side)
         tbs.attack(pos, pos.legal_moves()[0])
-    warm_disk_read()
