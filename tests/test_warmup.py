@@ -6,9 +6,8 @@ happened: ``gives_chase``, which the tables' move ranking calls only inside a ta
 won ending of each engine of a match on a fresh cache (about 1-2 s) and lost three games on time out of 100
 at 2 s + 0.02 s.  And the kernels' read of a chunk from the disk, a ``numba.objmode`` block whose lifted code
 numba compiles at its first run in every process, 50-150 ms holding the GIL: the first search of an engine that
-read a chunk stood that long past its stop (a match at 2 s + 0.02 s saw moves of 0.3-0.6 s in won endings,
-losses on time).  The check runs in a fresh interpreter, since this one has loaded everything
-already.
+read a chunk could not be stopped for that long.  The check runs in a fresh interpreter, since this one has
+loaded everything already.
 """
 import subprocess
 import sys

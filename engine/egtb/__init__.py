@@ -47,7 +47,7 @@ def default_directory(root: Path = Path(__file__).resolve().parents[2]) -> Path:
 
 def warm(game, directory=None) -> None:
     """Compile (or load from numba's cache) the probe code ``game``'s tables run from Python (for ``shuai
-    warmup`` and each engine's start; the search's probe kernel is compiled with the game's search)."""
+    warmup``; the search's probe kernel is compiled with the game's search)."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         tbs = game.tablebases(directory or d, memory_mb=1)

@@ -122,9 +122,9 @@ def _load_sync(ctr, g):
 def warm_disk_read() -> None:
     """Compile the kernels' disk read (``_load_sync``'s objmode block) now.  numba caches the kernels around the
     block but not the block's own lifted code, which it compiles in each process at the block's first run: 50-150
-    ms holding the GIL, so the clock's stop waited for it, in the first search of each engine that read a chunk
-    (a won ending at 2 s + 0.02 s: a move of 0.3-0.6 s, a loss on time).  Run here with an id no Tablebases has,
-    it reads nothing; the kernels share the compiled block."""
+    ms holding the GIL, in which neither the clock's timer nor ``stop`` can end the search (a fresh engine's first
+    search that read a chunk: 284 ms, the next one 28 ms).  Run here with an id no Tablebases has, it reads
+    nothing; the kernels share the compiled block."""
     ctr = np.zeros(CTR_LEN, np.int64)
     ctr[CTR_ID] = -1
     _load_sync(ctr, 0)
