@@ -19,6 +19,7 @@ field is read once (``tt_probe`` returns the values, not the entry).
 import numpy as np
 from numba import njit
 
+from .memory import resident_zeros
 from .scores import DISTANCE_BOUND
 
 # An entry is three 32-bit words: the check, then move | score << 16, then depth | flag << 8 | age << 10 |
@@ -36,19 +37,17 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)        # an odd 64-bit multiplier (the gold
 
 
 def new_table(megabytes: int) -> np.ndarray:
-    """A table of the largest power-of-two number of entries that fits in ``megabytes``.  ``np.zeros`` takes
-    fresh zeroed pages from the operating system, which hands each one over when it is first written: a table of
-    gigabytes costs nothing until the search fills it (a ``go`` right after ``setoption Hash`` or ``ucinewgame``
-    keeps its whole budget)."""
+    """A table of the largest power-of-two number of entries that fits in ``megabytes``, resident
+    (``engine.memory``: its pages are written now, not by the first searches)."""
     entries = max(2, (max(1, megabytes) << 20) // ENTRY_BYTES)
     entries = 1 << (entries.bit_length() - 1)
-    return np.zeros((entries, ENTRY_WORDS), np.uint32)
+    return resident_zeros((entries, ENTRY_WORDS), np.uint32)
 
 
 def cleared(table: np.ndarray) -> np.ndarray:
-    """An empty table of the same size: a fresh one (see ``new_table``) rather than the old one overwritten,
-    which costs a second a gigabyte."""
-    return np.zeros(table.shape, table.dtype)
+    """``table`` emptied in place: its pages stay resident."""
+    table.fill(0)
+    return table
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,66 @@
+"""The engine with a watchdog on its clock: where does a search stand when its bestmove comes late?
+
+Usage (from a copy of the engine, as the match runner's engine command):
+    python /path/to/scripts/stall_watch.py DUMPDIR [engine arguments]
+
+Runs the engine of the current directory as ``python -m engine`` would, and arms ``faulthandler`` to dump every
+thread's Python stack into ``DUMPDIR/stall-<pid>.txt`` when a timed search has not answered ``SLACK`` seconds
+after its hard limit.  faulthandler's watchdog is a C thread: it fires even while the search thread holds the
+GIL or sits in a numba kernel (whose Python caller it then shows).  After a late bestmove a line follows with
+the engine's own account (its elapsed time from ``go`` to the bestmove, the hard limit, the position), so a
+delay seen by the match runner but not here lies outside the engine.  A search whose thread took ``FAULTS_TOLD``
+or more minor page faults (first touches of fresh memory: the kernel zeroes a page, or with transparent huge pages
+may first compact memory to find 2 MB) gets a line too.
+"""
+import faulthandler
+import os
+import resource
+import sys
+import time
+
+SLACK = 0.05
+FAULTS_TOLD = 64        # a search thread's page faults worth a line (each a first touch of fresh memory)
+
+sys.path.insert(0, os.getcwd())
+dump_dir = sys.argv.pop(1)
+os.makedirs(dump_dir, exist_ok=True)
+log = open(os.path.join(dump_dir, f"stall-{os.getpid()}.txt"), "a", buffering=1)
+
+from engine import searcher as searcher_module  # noqa: E402
+from engine.cli import main  # noqa: E402
+
+Searcher = searcher_module.Searcher
+armed = [None]                                  # the search id the watchdog is armed for
+original_arm, original_run = Searcher._arm_clock, Searcher._run
+
+
+def arm_clock(self):
+    original_arm(self)
+    if self._budget.soft is not None:
+        left = self._start_time + self._budget.hard + SLACK - time.perf_counter()
+        faulthandler.dump_traceback_later(max(left, 0.001), file=log)
+        armed[0] = self._search_id
+
+
+def run(self, pos, limits, on_info, on_done, banned, on_progress):
+    search_id, fen = self._search_id, pos.fen()
+    faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+
+    def done(result):
+        elapsed = time.perf_counter() - self._start_time
+        taken = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - faults
+        if armed[0] == search_id:
+            faulthandler.cancel_dump_traceback_later()
+        if self._budget.hard is not None and elapsed > self._budget.hard + SLACK:
+            log.write(f"# late {os.getpid()} search {search_id} at {time.time():.3f}: bestmove after "
+                      f"{elapsed * 1000:.0f} ms, hard {self._budget.hard * 1000:.0f} ms, fen {fen}\n")
+        if taken >= FAULTS_TOLD:
+            log.write(f"# faults {os.getpid()} search {search_id}: {taken} minor page faults in the search "
+                      f"thread, {elapsed * 1000:.0f} ms, fen {fen}\n")
+        on_done(result)
+
+    original_run(self, pos, limits, on_info, done, banned, on_progress)
+
+
+Searcher._arm_clock, Searcher._run = arm_clock, run
+sys.exit(main())
