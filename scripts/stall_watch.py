@@ -5,12 +5,12 @@ Usage (from a copy of the engine, as the match runner's engine command):
 
 Runs the engine of the current directory as ``python -m engine`` would, and arms ``faulthandler`` to dump every
 thread's Python stack into ``DUMPDIR/stall-<pid>.txt`` when a timed search has not answered ``SLACK`` seconds
-after its hard limit.  faulthandler's watchdog is a C thread: it fires even while the search thread holds the
-GIL or sits in a numba kernel (whose Python caller it then shows).  After a late bestmove a line follows with
-the engine's own account (its elapsed time from ``go`` to the bestmove, the hard limit, the position), so a
-delay seen by the match runner but not here lies outside the engine.  A search whose thread took ``FAULTS_TOLD``
-or more minor page faults (first touches of fresh memory: the kernel zeroes a page, or with transparent huge pages
-may first compact memory to find 2 MB) gets a line too.
+after its hard limit (``STALL_SLACK`` in the environment; 0.05).  faulthandler's watchdog is a C thread: it
+fires even while the search thread holds the GIL or sits in a numba kernel (whose Python caller it then shows).
+After a late bestmove a line follows with the engine's own account (its elapsed time from ``go`` to the
+bestmove, the hard limit, the position), so a delay seen by the match runner but not here lies outside the
+engine.  A search whose thread took ``FAULTS_TOLD`` or more minor page faults (first touches of fresh memory:
+the kernel zeroes a page, with transparent huge pages after compacting memory for 2 MB) gets a line too.
 """
 import faulthandler
 import os
@@ -18,7 +18,7 @@ import resource
 import sys
 import time
 
-SLACK = 0.05
+SLACK = float(os.environ.get("STALL_SLACK", "0.05"))    # seconds past the hard limit (a test sets it below 0)
 FAULTS_TOLD = 64        # a search thread's page faults worth a line (each a first touch of fresh memory)
 
 sys.path.insert(0, os.getcwd())
