@@ -8,13 +8,23 @@ process were first written inside timed searches: a new game's first two searche
 faults each, an ending's first chunk reads a hundred (``scripts/stall_watch.py``, a chess match at 2 s + 0.02 s).
 Written once when they are made -- at start-up, ``setoption`` or ``ucinewgame``, which a GUI follows with
 ``isready`` -- they cost nothing in a search (64 MB took 92 ms to make resident and 6 ms to clear again, 1 GB
-2 s and 0.1 s, on a 2-core machine busy with a match; Stockfish likewise writes its whole table when resized).
+2 s and 0.1 s, on a 2-core machine busy with a match).  Up to ``RESIDENT_LIMIT``: a larger array stays lazy, so
+that ``setoption Hash 2048`` followed at once by ``go`` keeps the move's budget (tests/test_protocol.py; a GUI
+need not send ``isready``), its faults spread over the long searches that such a table is for.
 """
 import numpy as np
 
+RESIDENT_LIMIT = 128 << 20      # bytes: about 0.2 s to make resident on a loaded machine
 
-def resident_zeros(shape, dtype) -> np.ndarray:
-    """``np.zeros(shape, dtype)`` with every page already written."""
-    array = np.empty(shape, dtype)
-    array.fill(0)
+
+def is_resident(array: np.ndarray) -> bool:
+    """Whether ``zeros`` made ``array`` resident (its size is within ``RESIDENT_LIMIT``)."""
+    return array.nbytes <= RESIDENT_LIMIT
+
+
+def zeros(shape, dtype) -> np.ndarray:
+    """``np.zeros(shape, dtype)``, with every page already written if it is within ``RESIDENT_LIMIT``."""
+    array = np.zeros(shape, dtype)
+    if is_resident(array):
+        array.fill(0)
     return array

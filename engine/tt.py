@@ -19,7 +19,7 @@ field is read once (``tt_probe`` returns the values, not the entry).
 import numpy as np
 from numba import njit
 
-from .memory import resident_zeros
+from . import memory
 from .scores import DISTANCE_BOUND
 
 # An entry is three 32-bit words: the check, then move | score << 16, then depth | flag << 8 | age << 10 |
@@ -37,17 +37,20 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)        # an odd 64-bit multiplier (the gold
 
 
 def new_table(megabytes: int) -> np.ndarray:
-    """A table of the largest power-of-two number of entries that fits in ``megabytes``, resident
-    (``engine.memory``: its pages are written now, not by the first searches)."""
+    """A table of the largest power-of-two number of entries that fits in ``megabytes``, resident up to
+    ``engine.memory.RESIDENT_LIMIT`` (its pages written now, not by the first searches)."""
     entries = max(2, (max(1, megabytes) << 20) // ENTRY_BYTES)
     entries = 1 << (entries.bit_length() - 1)
-    return resident_zeros((entries, ENTRY_WORDS), np.uint32)
+    return memory.zeros((entries, ENTRY_WORDS), np.uint32)
 
 
 def cleared(table: np.ndarray) -> np.ndarray:
-    """``table`` emptied in place: its pages stay resident."""
-    table.fill(0)
-    return table
+    """An empty table of the same size: ``table`` emptied in place if it is resident (its pages stay so), else a
+    fresh lazy one (overwriting gigabytes that were never written would cost seconds, a second a gigabyte)."""
+    if memory.is_resident(table):
+        table.fill(0)
+        return table
+    return memory.zeros(table.shape, table.dtype)
 
 
 @njit(cache=True, inline="always")

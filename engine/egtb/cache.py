@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..memory import resident_zeros
+from .. import memory
 
 # ctr fields
 CTR_CLOCK, CTR_HITS, CTR_MISSES, CTR_LOADS, CTR_EVICTIONS, CTR_ID, CTR_MAXPIECES, \
@@ -45,7 +45,7 @@ class ChunkPool:
         docstring), copied into ``meta``."""
         self.width = max(1, int(width))
         self.nslots = max(1, int(memory_bytes) // (self.width * 2))
-        self.pool = resident_zeros((self.nslots, self.width), np.uint16)     # engine.memory: not in a search
+        self.pool = memory.zeros((self.nslots, self.width), np.uint16)     # not first written in a search
         fixed = [np.asarray(a, np.int64).ravel() for a in (keys, tnum, flip, info, specs)]
         sizes = [a.size for a in fixed] + [max(1, total_chunks), self.nslots, self.nslots]
         self.meta = np.zeros(META_HEADER + sum(sizes), np.int64)
