@@ -9,7 +9,6 @@ def warm_all(game=None):
     and the tables' here, the rest by the game's own ``warm``; then what loading left alive is frozen out of the
     garbage collector's walks (``freeze_heap``)."""
     from .egtb import warm as warm_tables
-    from .egtb.probe import warm_disk_read
     from .game import DEFAULT
     from .perft import perft_count
     from .searcher import search_once
@@ -23,8 +22,25 @@ def warm_all(game=None):
     search_once(pos, depth=3)
     game.warm(pos)
     warm_tables(game)
-    warm_disk_read()                                   # the search's chunk read, which no cache keeps
+    warm_disk_read(game)
     freeze_heap()
+
+
+def warm_disk_read(game) -> None:
+    """Run the search's read of a chunk from the disk once: a ``numba.objmode`` block, whose lifted code numba
+    does not cache with the kernels around it but compiles in each process at its first run, 50-150 ms holding
+    the GIL, in which neither the clock's timer nor ``stop`` can end the search (a fresh engine's first search
+    that read a chunk: 284 ms, the next one 28 ms).  A run of the block from Python does not do: numba tells
+    the lifted blocks apart by an id drawn when their kernel was compiled, and kernels compiled in different
+    processes (the games compile side by side) carry different ones (a cache here held three: the search's and
+    each game's probe kernel's), so the kernel itself must run it -- a search one capture from an ending whose
+    tables read nothing (``Tablebases.unreadable``)."""
+    from .egtb.tableset import TableSet
+    from .searcher import Searcher, search_once
+    material, fen = game.tables().WARM_ENDING
+    searcher = Searcher(1)
+    searcher.set_tablebases(TableSet.of(game, game.tables().Tablebases.unreadable(material)), probe_depth=0)
+    search_once(game.position(fen), depth=2, searcher=searcher)
 
 
 def freeze_heap() -> None:

@@ -19,7 +19,7 @@ PLAY = r'''
 import sys
 import numpy as np
 from numba.core import event
-from numba.core.dispatcher import Dispatcher
+from numba.core.dispatcher import Dispatcher, LiftedWith, _MemoMixin
 from engine.game import XIANGQI, CHESS
 from engine.warmup import warm_all
 from engine.egtb.tableset import open_tables
@@ -47,10 +47,16 @@ class Compiles(event.Listener):
         compiled.append(str(ev.data["dispatcher"]))
 
 
-before, compiled = loaded(), []
+# numba tells the lifted blocks apart by an id drawn when their kernel was compiled, and the kernels compiled in
+# different processes (the games compile side by side) carry different ones: forget every block known by its id,
+# as in an engine whose kernels came from such a cache, so that only a block the warm-up ran counts as warm.
+for key, dispatcher in list(_MemoMixin._memo.items()):
+    if isinstance(dispatcher, LiftedWith):
+        del _MemoMixin._memo[key]
+_MemoMixin._recent.clear()
+before, compiled, disk_reads = loaded(), [], 0
 event.register("numba:compile", Compiles())
 searcher = Searcher(16)
-searcher.set_tablebases(open_tables())                 # the default set that make setup builds
 games = [(XIANGQI, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ""),           # a root in the tables (KRvK)
          (XIANGQI, "4k4/9/9/9/9/9/9/4c4/R8/3K5 w - - 0 1", ""),         # a search into them
          (XIANGQI, None, "h2e2 h9g7 h0g2 i9h9 g2h0 h9i9 h0g2 i9h9 g2h0 h9i9"),   # repetitions to judge
@@ -66,7 +72,11 @@ for network in (False, True):
         pos = game.position(fen)
         for m in moves.split():
             pos.push(m)
+        tables = open_tables()                         # the default set that make setup builds, none in memory
+        searcher.set_tablebases(tables)
         search_once(pos, limits=Limits(time_left=0.5, increment=0.01), searcher=searcher)
+        disk_reads += tables.for_game(game).stats()["search_loads"]
+print(disk_reads)
 print(sorted(k for k, n in loaded().items() if n > before.get(k, 0)) + compiled)
 '''
 
@@ -74,7 +84,9 @@ print(sorted(k for k, n in loaded().items() if n > before.get(k, 0)) + compiled)
 def test_nothing_is_compiled_or_loaded_after_the_warm_up():
     out = subprocess.run([sys.executable, "-c", PLAY], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    disk_reads, compiled = out.stdout.strip().splitlines()[-2:]
+    assert int(disk_reads) > 0                         # the searches' kernels read chunks from the disk ...
+    assert compiled == "[]"                            # ... and compiled nothing for it
 
 
 def test_the_games_are_prepared_side_by_side_and_answer_in_order():

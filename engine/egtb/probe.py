@@ -119,17 +119,6 @@ def _load_sync(ctr, g):
     return s
 
 
-def warm_disk_read() -> None:
-    """Compile the kernels' disk read (``_load_sync``'s objmode block) now.  numba caches the kernels around the
-    block but not the block's own lifted code, which it compiles in each process at the block's first run: 50-150
-    ms holding the GIL, in which neither the clock's timer nor ``stop`` can end the search (a fresh engine's first
-    search that read a chunk: 284 ms, the next one 28 ms).  Run here with an id no Tablebases has, it reads
-    nothing; the kernels share the compiled block."""
-    ctr = np.zeros(CTR_LEN, np.int64)
-    ctr[CTR_ID] = -1
-    _load_sync(ctr, 0)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def tb_read(tb, t, idx, allow_disk):
     """Value code of entry ``idx`` of table ``t`` (located by the game's ``tb_locate``), or UNKNOWN."""
@@ -341,6 +330,28 @@ class TableEntry:
     ok: bool
 
 
+def chunk_pool(mats, memory_bytes: int) -> ChunkPool:
+    """The chunk cache of tables ``mats`` -- (Material, chunk width, chunk count) each, numbered in this order,
+    their chunks one after the other -- in ``memory_bytes``: what the kernels know of every table (its material
+    keys both ways round, index layout, first chunk) and the largest piece count."""
+    keys, tables, flips, specs, info = [], [], [], [], []
+    base = 0
+    for t, (mat, width, nchunks) in enumerate(mats):
+        for flip in sorted({False, mat.key(True) != mat.key(False)}):
+            keys.append(mat.key(flip))
+            tables.append(t)
+            flips.append(int(flip))
+        specs.append(mat.spec())
+        info.append((base, width, 1, nchunks))
+        base += nchunks
+    order = np.argsort(np.array(keys, np.int64), kind="stable")
+    pool = ChunkPool(base, max([1] + [m[1] for m in mats]), memory_bytes, np.array(keys, np.int64)[order],
+                     np.array(tables, np.int64)[order], np.array(flips, np.int64)[order],
+                     np.array(info, np.int64).reshape(-1, INFO_LEN), np.array(specs, np.int64))
+    pool.ctr[CTR_MAXPIECES] = max([0] + [m[0].pieces for m in mats])
+    return pool
+
+
 class Tablebases:
     """All tables of one game in a directory (or several).  Files are opened (headers and chunk tables
     checked) at construction; chunks are read lazily into the cache.  Thread-safe for the Python methods (one
@@ -370,7 +381,6 @@ class Tablebases:
         self.log = errors if errors is not None else ErrorLog()
         self._lock = threading.RLock()
         self.tables: list[TableEntry] = []
-        self._bases: list[int] = []
         files = []
         seen = set()
         for d in self.directories:              # none: every probe is UNKNOWN (the search's default)
@@ -382,11 +392,7 @@ class Tablebases:
                     seen.add(path.stem)
                 except TableError as e:
                     self.log.add(str(e))
-        keys, tables, flips = [], [], []
-        specs, info = [], []
-        base = 0
-        width = 1
-        max_pieces = 0
+        mats = []
         for f in files:
             try:
                 mat = f.material(self.parse_material)
@@ -394,34 +400,32 @@ class Tablebases:
                 self.log.add(str(e))
                 f.close()
                 continue
-            t = len(self.tables)
-            self.tables.append(TableEntry(mat.name, f, base, True))
-            self._bases.append(base)
-            specs.append(mat.spec())
-            info.append((base, f.chunk, 1, f.nchunks))
-            keys.append(mat.key(False))
-            tables.append(t)
-            flips.append(0)
-            if mat.key(True) != mat.key(False):
-                keys.append(mat.key(True))
-                tables.append(t)
-                flips.append(1)
-            base += f.nchunks
-            width = max(width, f.chunk)
-            max_pieces = max(max_pieces, mat.pieces)
+            self.tables.append(TableEntry(mat.name, f, sum(m[2] for m in mats), True))
+            mats.append((mat, f.chunk, f.nchunks))
+        self._bases = [t.base for t in self.tables]
         if not files:               # no cache without a table: it would be a pool of one-entry chunks
             memory_mb = 0
-        order = np.argsort(np.array(keys, np.int64), kind="stable")
         self.memory_limit = int(memory_mb * 1024 * 1024)
-        self.pool = ChunkPool(base, width, self.memory_limit, np.array(keys, np.int64)[order],
-                              np.array(tables, np.int64)[order], np.array(flips, np.int64)[order],
-                              np.array(info, np.int64).reshape(-1, INFO_LEN), np.array(specs, np.int64))
+        self.pool = chunk_pool(mats, self.memory_limit)
         self._info = self.pool.info
         self.id = next(_IDS)
         self.pool.ctr[CTR_ID] = self.id
-        self.pool.ctr[CTR_MAXPIECES] = max_pieces
         _REGISTRY[self.id] = self
         self.arrays = self.pool.arrays
+
+    @classmethod
+    def unreadable(cls, material: str) -> "Tablebases":
+        """Tables that know one table, ``material``, and can read none of its chunks: in the kernels, a probe of
+        it that may read the disk enters their chunk read (``_load_sync``), which finds no Tablebases of its id
+        and answers UNKNOWN; to Python they hold no table (``names`` is empty).  What the warm-up searches with
+        (``engine.warmup.warm_disk_read``)."""
+        tables = cls(None, memory_mb=0)
+        mat = cls.parse_material(material)
+        tables.pool = chunk_pool([(mat, mat.size, 1)], 0)        # one chunk: every index reads chunk 0
+        tables.pool.ctr[CTR_ID] = -1
+        tables._info = tables.pool.info
+        tables.arrays = tables.pool.arrays
+        return tables
 
     def _table_files(self, directory: Path) -> list[Path]:
         """The files named like this game's tables in ``directory`` (sorted); a missing or unreadable directory

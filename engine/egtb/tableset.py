@@ -28,6 +28,13 @@ class TableSet:
             for game in GAMES:
                 self.for_game(game)
 
+    @classmethod
+    def of(cls, game, tables) -> "TableSet":
+        """A set of ``game``'s ``tables`` (a Tablebases) alone; every other game has none."""
+        table_set = cls()
+        table_set._tables[game] = tables
+        return table_set
+
     def for_game(self, game):
         """The tables of ``game`` (a Game): its ``Tablebases``, opened on first use."""
         with self._lock:

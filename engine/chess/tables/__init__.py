@@ -21,6 +21,9 @@ from .probe import tb_locate
 SUFFIX = ".ctb"
 MAGIC = b"SHUAICTB"
 RULE_PASS = False               # no perpetual-check rule in chess
+#: The warm-up's ending (``engine.warmup.warm_disk_read``): a table and a position one capture from it (the queen
+#: takes the rook).
+WARM_ENDING = ("KQvK", "4k3/8/8/8/8/8/8/r2QK3 w - - 0 1")
 SLICEABLE = False               # chess tables are built whole, by one worker each
 
 #: The endings asked for by name; ``shuai tb build --game chess --default`` builds them and every table they

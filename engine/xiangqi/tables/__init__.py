@@ -24,6 +24,9 @@ from .probe import tb_locate
 SUFFIX = ".xtb"
 MAGIC = b"SHUAIXTB"
 RULE_PASS = True                # the rule pass (``shuai tb build --rule none`` skips it)
+#: The warm-up's ending (``engine.warmup.warm_disk_read``): a table and a position one capture from it (the rook
+#: or the general takes the cannon).
+WARM_ENDING = ("KRvK", "3k5/9/9/9/9/9/9/9/R3c4/4K4 w - - 0 1")
 SLICEABLE = True                # a large table may be built in slices by several Ray workers (engine.egtb.sliced)
 
 DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
