@@ -579,7 +579,7 @@ class EngineCore:
             self._search = s
         try:
             eng.searcher.start(pos, limits, lambda info: self._on_info(s, info), lambda r: self._on_done(s, r),
-                               banned=ban, on_progress=lambda p: self.out.lines(self.format_progress(p)))
+                               banned=ban, on_progress=lambda p: self.out.lines(self.format_progress(p), droppable=True))
         except Exception as e:                          # noqa: BLE001 -- as a search that failed: a move all the same
             traceback.print_exc(file=sys.stderr)
             self._on_done(s, eng.SearchResult(None, None, None, error=e))
@@ -589,7 +589,7 @@ class EngineCore:
         s.last_info = info
         lines = self.format_info(info)
         if lines:
-            self.out.lines(lines)
+            self.out.lines(lines, droppable=True)
 
     def _on_done(self, s: _Search, result) -> None:
         """The search has ended (held by the searcher until stop/ponderhit under go infinite/ponder)."""

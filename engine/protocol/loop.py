@@ -19,7 +19,8 @@ The dialect is fixed by the handshake: ``ucci`` -> UCCI 3.0 (xiangqi); ``uci`` -
 Pikafish speaks; ``xboard`` -> CECP v2 (XBoard/WinBoard; chess and ``variant xiangqi``).  Lines before any
 handshake are read as UCI commands (as Stockfish and Pikafish accept commands without ``uci``).
 
-Every output line goes through ``Output``: one lock, flushed at once.  Every bad input line -- unknown command,
+Every output line goes through ``Output``: in order, flushed at once, by a writer thread of its own, so that no
+thread (the search's least) waits on a full pipe.  Every bad input line -- unknown command,
 bad arguments, bad FEN, illegal move, empty line, bytes that are not UTF-8 -- gets exactly one error line in the
 dialect's words (``Dialect.error_line``: ``info string error: ...``; xboard's ``Error (...): ...`` and
 ``Illegal move: ...``) and changes nothing.
@@ -50,32 +51,73 @@ MAX_LINE = 64 << 10         # bytes: longer lines are dropped (one error line); 
 
 
 class Output:
-    """Line-oriented, thread-safe, flushed output.  A closed pipe (GUI gone) is remembered, not raised."""
+    """Line-oriented, thread-safe output, written in order by a thread of its own (``shuai-stdout``): who says a
+    line never waits for the reader of the pipe.  The search thread reports as it goes, and when it wrote itself,
+    a reader slow to empty a full pipe held the search where it could not see its stop: the one move of 71,522
+    that went 61 ms past its hard limit in a match here stood in the pipe's write, the search thread's stack
+    showed.  While more than ``MAX_BEHIND`` lines wait, what is said ``droppable`` (a search's progress) is
+    dropped, so that a reader gone slow does not pile up memory without end; every other line (answers,
+    ``bestmove``) waits its turn.  A closed pipe (the GUI gone) is remembered in ``broken``, not raised."""
+
+    MAX_BEHIND = 1000
 
     def __init__(self, stream=None):
         self._stream = stream if stream is not None else sys.stdout
         self._lock = threading.Lock()
+        self._waiting: list[bytes] = []         # what the writer has yet to write, a batch of lines each
+        self._behind = 0                        # lines in _waiting
+        self._more = threading.Condition(self._lock)
+        self._writing = False                   # the writer holds a batch it has not finished writing
+        self.dropped = 0                        # droppable lines not written (the reader was behind)
         self.broken = False
+        threading.Thread(target=self._write_all, name="shuai-stdout", daemon=True).start()
 
-    def lines(self, lines) -> None:
+    def lines(self, lines, droppable: bool = False) -> None:
         data = "".join(f"{ln}\n" for ln in lines).encode("utf-8", "replace")
         with self._lock:
-            if self.broken:
+            if self.broken or not data:
                 return
-            try:
-                buffer = getattr(self._stream, "buffer", None)
-                if buffer is not None:                  # bytes: no locale encoding, no "\r\n" translation
-                    self._stream.flush()
-                    buffer.write(data)
-                    buffer.flush()
-                else:
-                    self._stream.write(data.decode("utf-8"))
-                    self._stream.flush()
-            except (OSError, ValueError):       # BrokenPipeError, closed file
-                self.broken = True
+            if droppable and self._behind > self.MAX_BEHIND:
+                self.dropped += len(lines)
+                return
+            self._waiting.append(data)
+            self._behind += len(lines)
+            self._more.notify_all()
 
     def line(self, text: str) -> None:
         self.lines([text])
+
+    def drain(self, timeout: float = 5.0) -> bool:
+        """Wait until every line said so far is written (or the pipe is broken), at most ``timeout`` seconds
+        (a reader that never reads again); whether it was."""
+        with self._lock:
+            return self._more.wait_for(lambda: self.broken or (not self._waiting and not self._writing), timeout)
+
+    def _write_all(self) -> None:
+        while True:
+            with self._lock:
+                self._more.wait_for(lambda: self._waiting)
+                data, self._waiting, self._behind = b"".join(self._waiting), [], 0
+                self._writing = True
+            broken = not self._write(data)
+            with self._lock:
+                self._writing = False
+                self.broken = self.broken or broken
+                self._more.notify_all()
+
+    def _write(self, data: bytes) -> bool:
+        try:
+            buffer = getattr(self._stream, "buffer", None)
+            if buffer is not None:                  # bytes: no locale encoding, no "\r\n" translation
+                self._stream.flush()
+                buffer.write(data)
+                buffer.flush()
+            else:
+                self._stream.write(data.decode("utf-8"))
+                self._stream.flush()
+            return True
+        except (OSError, ValueError):               # BrokenPipeError, closed file
+            return False
 
 
 class LineReader(threading.Thread):
@@ -282,6 +324,7 @@ def run(fd: int = 0, stream=None, variant: Optional[str] = None) -> int:
         traceback.print_exc(file=sys.stderr)
     if dialect is not None and getattr(dialect, "bye", False):
         out.line("bye")
+    out.drain()
     if loader.alive:
         # Still importing/compiling: don't let interpreter shutdown race a thread inside numba's compiler.
         try:
