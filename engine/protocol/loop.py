@@ -55,9 +55,10 @@ class Output:
     line never waits for the reader of the pipe.  The search thread reports as it goes, and when it wrote itself,
     a reader slow to empty a full pipe held the search where it could not see its stop: the one move of 71,522
     that went 61 ms past its hard limit in a match here stood in the pipe's write, the search thread's stack
-    showed.  While more than ``MAX_BEHIND`` lines wait, what is said ``droppable`` (a search's progress) is
-    dropped, so that a reader gone slow does not pile up memory without end; every other line (answers,
-    ``bestmove``) waits its turn.  A closed pipe (the GUI gone) is remembered in ``broken``, not raised."""
+    showed.  While more than ``MAX_BEHIND`` lines wait to be written (those in the write among them), what is
+    said ``droppable`` (a search's progress) is dropped, so that a reader gone slow does not pile up memory
+    without end; every other line (answers, ``bestmove``) waits its turn.  A closed pipe (the GUI gone) is
+    remembered in ``broken``, not raised."""
 
     MAX_BEHIND = 1000
 
@@ -65,7 +66,7 @@ class Output:
         self._stream = stream if stream is not None else sys.stdout
         self._lock = threading.Lock()
         self._waiting: list[bytes] = []         # what the writer has yet to write, a batch of lines each
-        self._behind = 0                        # lines in _waiting
+        self._behind = 0                        # lines said and not yet written
         self._more = threading.Condition(self._lock)
         self._writing = False                   # the writer holds a batch it has not finished writing
         self.dropped = 0                        # droppable lines not written (the reader was behind)
@@ -81,7 +82,7 @@ class Output:
                 self.dropped += len(lines)
                 return
             self._waiting.append(data)
-            self._behind += len(lines)
+            self._behind += data.count(b"\n")          # as the writer counts them off
             self._more.notify_all()
 
     def line(self, text: str) -> None:
@@ -97,11 +98,12 @@ class Output:
         while True:
             with self._lock:
                 self._more.wait_for(lambda: self._waiting)
-                data, self._waiting, self._behind = b"".join(self._waiting), [], 0
+                data, self._waiting = b"".join(self._waiting), []
                 self._writing = True
             broken = not self._write(data)
             with self._lock:
                 self._writing = False
+                self._behind -= data.count(b"\n")
                 self.broken = self.broken or broken
                 self._more.notify_all()
 
