@@ -83,6 +83,9 @@ class Limits:
                                             # None: timeman.MOVE_OVERHEAD
     level: Optional[Level] = None           # a playing level (engine.levels); None: full strength
     floor_depth: int = 0                    # iterations up to this depth complete whatever the node limit
+    started: Optional[float] = None         # perf_counter when ``go`` arrived: the move's time counts from then,
+                                            # what the protocol did before the search (tables opened) included;
+                                            # None: from ``start``
 
 
 @dataclass
@@ -379,7 +382,8 @@ class Searcher:
         self._pondering = limits.ponder or limits.infinite
         self._infinite = limits.infinite
         self._budget = budget(limits, self.time_params)
-        self._start_time = time.perf_counter()
+        now = time.perf_counter()
+        self._start_time = now if limits.started is None else min(limits.started, now)
         self._soft_deadline = None
         self._best_moves, self._scores = [], []
         self._failure, self._reported = None, None

@@ -123,7 +123,7 @@ def test_book_options_reach_the_searcher_and_a_bad_book_is_one_line():
 def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path):
     """``Use NNUE`` / ``EvalFile`` (UCCI ``usennue`` / ``evalfile``): on by default, with the game's own network;
     a network that loads is the searcher's and is named; one that does not is one error line and changes
-    nothing (the evaluation in effect stays, the hand-written one where there was none); a game without a network is evaluated by hand, and says so; a
+    nothing (the evaluation in effect stays; where there was none, the game's own network); a game without a network is evaluated by hand, and says so; a
     protocol that plays both games gives each its own network, whichever ``startpos`` means."""
     import numpy as np
     from engine.game import CHESS, XIANGQI
@@ -168,6 +168,14 @@ def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path)
     assert searcher.calls[-1] == ("set_network", "chess", None)
     assert said[-1] == "info string evaluation: hand-written (chess has no network yet)"
     assert searcher.calls[-2] == ("set_network", "xiangqi", 128)            # a xiangqi FEN: its own network
+    core, searcher = loaded_core()          # a bad file set before the first evaluation (GUIs send options first)
+    core.out = SimpleNamespace(lines=said.extend, line=said.append)
+    d = ucci.UcciDialect(core)
+    core.values["eval_file"] = "/nonexistent/x.nnue"
+    core.apply_options()
+    assert searcher.calls[-1] == ("set_network", "xiangqi", 128)            # the game's own, not the hand-written
+    assert said[-1] == ("info string error: network file /nonexistent/x.nnue: missing; the evaluation stays the "
+                        f"network {XIANGQI.default_network} (128 hidden)")
 
 
 def test_level_options_make_one_level():

@@ -643,6 +643,9 @@ def test_ucci_time_units():
     req = ucci.parse_go("draw depth 7".split(), millisec=False)
     assert req.draw and req.limits == {"depth": 7}
     assert ucci.parse_go(["infinite"], False).limits == {"infinite": True}
+    # The spec's 'go [ponder|draw] depth <depth> | infinite', as front ends send it for analysis.
+    assert ucci.parse_go("depth infinite".split(), False).limits == {"infinite": True}
+    assert ucci.parse_go("ponder depth infinite".split(), False).limits == {"ponder": True, "infinite": True}
     assert ucci.parse_go("perft 4".split(), False).perft == 4
 
 
@@ -657,6 +660,11 @@ def test_uci_clock_is_the_side_to_move():
     req = uci.parse_go("movetime 250 searchmoves h2e2 b0c2 depth 5".split(), True)
     assert req.limits == {"movetime": 0.25, "depth": 5} and req.searchmoves == ["h2e2", "b0c2"]
     assert uci.parse_go("mate 3".split(), True).limits == {"mate": 3}
+    # Only the opponent's clock, or increments alone: a timed move on an empty clock (as Stockfish), not a search
+    # that waits for 'stop' while the GUI waits for its move.
+    assert uci.parse_go("wtime 1000 winc 0".split(), red_to_move=False).limits == {"time_left": 0.0}
+    assert uci.parse_go("winc 100 binc 100".split(), True).limits == {"time_left": 0.0, "increment": 0.1}
+    assert uci.parse_go("depth 5".split(), True).limits == {"depth": 5}             # no clock: none assumed
 
 
 HUGE = "99999999999999999999"
@@ -722,6 +730,13 @@ def test_ucci_bestmove_flags():
     assert line(-29990, -3, False).endswith(" resign")
     assert line(-29990, -3, True).endswith(" draw")                     # a draw beats resigning
     assert line(29990, 3, True) == "bestmove h2e2 ponder h9g7"
+    # The answer to 'stop' of a ponder search not hit (a ponder miss) or of an analysis is no game move: neither
+    # a resignation nor a draw accepted.
+    for ponder, infinite in ((True, False), (False, True)):
+        for draw_offered in (False, True):
+            s = _Search(1, ["h2e2"], ["h2e2"], ponder, infinite, draw_offered=draw_offered)
+            info = SearchInfo(5, 7, -29990, -3, 1000, 0.5, ["h2e2", "h9g7"])
+            assert d.format_result(s, SearchResult("h2e2", None, info)) == ["bestmove h2e2 ponder h9g7"]
     s = _Search(1, [], [], False, False)
     assert d.format_result(s, SearchResult(None, None, None)) == ["nobestmove"]
 

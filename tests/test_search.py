@@ -93,6 +93,17 @@ def test_movetime_is_respected(searcher):
     assert 0.15 < time.perf_counter() - t < 1.0 and result.best
 
 
+def test_the_moves_time_counts_from_when_go_arrived(searcher):
+    """``Limits.started``: what the protocol did after ``go`` arrived (the first ``go`` opens the tables) is in
+    the move's time, as it is on the GUI's clock.  0.8 s of a 1 s movetime already gone: the move comes about
+    0.15 s after the search starts (not 0.95 s), and the search's own time counts the 0.8 s."""
+    pos = Position("2bakab2/9/2n1c1n2/p1p1p1p1p/9/9/P1P1P1P1P/2N1C1N2/9/2BAKAB2 w - - 0 1")   # in no book
+    _run(searcher, pos, Limits(depth=1))        # the game's kernels loaded: that is no part of this move
+    _, result, seconds = _run(searcher, pos, Limits(movetime=1.0, started=time.perf_counter() - 0.8))
+    assert result.best and seconds < 0.6, seconds
+    assert result.info.time >= 0.8
+
+
 # -- time management in the search (the budgets themselves: test_timeman.py) -----------------------------------
 # Black in check with a single evasion (f8f7), in a full middle game: any search deeper than 1 takes time.
 ONE_MOVE_FEN = "1rba1abnr/5k1R1/9/pc2p3p/2p3p2/8P/P1P1P1P2/N8/4K4/R1BA1AB2 b - - 1 9"

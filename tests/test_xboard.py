@@ -450,6 +450,21 @@ def test_pondering_continues_on_the_expected_reply_and_restarts_on_another(engin
     assert engine.silent_for(0.7) == [], "pondering after easy"
 
 
+def test_no_pondering_on_a_reply_that_ends_the_game(engine):
+    """A reply the engine expects and that ends the game by rule (here the 60-move draw: Black's only move
+    reaches move 119, any reply 120) is not pondered on, so that when it comes the answer is the claim alone,
+    never a move after the end (as a ponder hit went on to one)."""
+    xiangqi_game(engine)
+    for line in ("force", "setboard 3k5/9/9/9/9/9/9/9/9/4K3R b - - 118 80", "hard", "post", "st 1", "go"):
+        engine.send(line)
+    _, _, move = read_move(engine)
+    assert move == "d9d8"                        # the only legal move (d9e9 would face the red general)
+    expected = hint(engine)
+    engine.send(f"usermove {expected}")
+    lines = sync(engine, 2) + engine.silent_for(1.2)
+    assert [ln for ln in lines if not THINKING.fullmatch(ln)] == ["1/2-1/2 {Draw by 60-move}"], lines
+
+
 def test_analyze_mode(engine):
     xiangqi_game(engine)
     engine.send("force")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -299,6 +300,8 @@ def parse_go(args: list[str], dialect_keyword: Callable) -> GoRequest:
     for kw in words:
         if kw in ("ponder", "infinite"):
             lim[kw] = True
+        elif kw == "depth" and words.take_while(lambda w: w == "infinite")[:1]:
+            lim["infinite"] = True                  # UCCI's grammar 'depth <depth> | infinite' read as one phrase
         elif kw == "depth":
             lim["depth"] = parse_int(words.value(kw), "depth", 0, MAX_DEPTH, cap=True)
         elif kw == "nodes":
@@ -319,7 +322,8 @@ class _Search:
     id: int
     legal: list                     # legal moves at the root (a fallback if the searcher reports none)
     allowed: list                   # legal moves not banned
-    ponder: bool                    # 'go ponder': no bestmove before ponderhit/stop (the searcher holds it)
+    ponder: bool                    # 'go ponder' not (yet) hit: no bestmove before ponderhit/stop (the
+                                    # searcher holds it); after ponderhit the search is for a game move
     infinite: bool                  # 'go infinite': no bestmove before stop
     draw_offered: bool = False      # UCCI 'go draw' / 'ponderhit draw'
     drawn: bool = False             # no legal move, and the game calls that a draw (chess stalemate)
@@ -486,10 +490,16 @@ class EngineCore:
         """The searcher's evaluation of each game this protocol plays, from the options: when ``use_nnue``, the
         network of ``eval_file`` for the game ``startpos`` means and the game's own for the others (a FEN may
         name another game); the hand-written evaluation otherwise, or for a game without a network.  A file that
-        cannot be used is one error line, and the game keeps the evaluation it had (the hand-written one if it
-        had none yet).  A note names the evaluation of the game ``startpos`` means."""
+        cannot be used is one error line, and the game keeps the evaluation it had (its own network if it had
+        none yet, else the hand-written one).  A note names the evaluation of the game ``startpos`` means."""
         from ..nnue.network import NetworkError, load
         hand_written = (None, "the hand-written one")
+
+        def network(path):
+            net = load(path, game)
+            described = f"network {sanitize(str(path), 200)} ({net.hidden} hidden)"
+            return net, f"the {described}", f"evaluation: {described}"
+
         for game in self.games:
             current, said = game is self.game, ""
             net, named = hand_written
@@ -498,13 +508,17 @@ class EngineCore:
                 said = f"evaluation: hand-written ({game.name} has no network yet)"
             elif self.values["use_nnue"]:
                 try:
-                    net = load(path, game)
+                    net, named, said = network(path)
                 except NetworkError as e:
+                    # The evaluation in effect stays; before the first, that is the game's own network (a file
+                    # set before the first isready must not cost the default), else the hand-written one.
+                    if game not in self._evaluations and game.default_network not in (None, path):
+                        try:
+                            self._evaluations[game] = network(game.default_network)[:2]
+                        except NetworkError:
+                            pass
                     net, named = self._evaluations.get(game, hand_written)
                     self.out.lines([self.format_error(f"{e}; the evaluation stays {named}")])
-                else:
-                    network = f"network {sanitize(str(path), 200)} ({net.hidden} hidden)"
-                    named, said = f"the {network}", f"evaluation: {network}"
             self._evaluations[game] = net, named
             self.out.lines([line for line in [current and said and self.format_note(said)] if line])
             eng.searcher.set_network(game, net)
@@ -557,7 +571,10 @@ class EngineCore:
         return s is not None and not s.printed
 
     def go(self, limits_kwargs: dict, banned=(), searchmoves=None, draw: bool = False) -> Optional[_Search]:
-        """Start a search of the current position.  Returns its record (None if it could not start)."""
+        """Start a search of the current position.  Returns its record (None if it could not start).  The
+        move's time counts from now: the GUI's clock runs while options are applied (the first ``go`` may open
+        the tables) and while a search still running is stopped."""
+        arrived = time.perf_counter()
         self.finish()
         eng = self.engine()
         self._apply_pending(eng)
@@ -570,7 +587,8 @@ class EngineCore:
         if legal and not allowed:
             self.out.line("info string every legal move is banned or excluded; searching all of them")
             ban, allowed = [], list(legal)
-        limits = eng.Limits(**limits_kwargs, overhead=self.values["move_overhead"] / 1000, level=self.level())
+        limits = eng.Limits(**limits_kwargs, overhead=self.values["move_overhead"] / 1000, level=self.level(),
+                            started=arrived)
         with self._lock:
             self._search_ids += 1
             s = _Search(self._search_ids, legal, allowed, ponder=bool(limits.ponder),
@@ -629,6 +647,7 @@ class EngineCore:
             if s is None or s.printed:
                 return False
             s.draw_offered = s.draw_offered or draw
+            s.ponder = False
         self.loader.engine.searcher.ponderhit()
         return True
 
@@ -721,16 +740,23 @@ class Dialect:
         return self.format_error(str(error))
 
     # -- shared commands ------------------------------------------------------------------------------------
-    def cmd_isready(self, args):
+    def prepare(self) -> None:
+        """What a GUI's synchronisation (``isready``, xboard's ``ping`` and ``feature done=1``) waits for: the
+        engine loaded, the current game's kernels too, and the options applied -- the hash table made, the tables
+        opened -- so that no move's time pays for them.  Never raises: a GUI waiting for its answer must not
+        hang, so a failure is one error line."""
         try:
             self.core.engine()
             self.core.position()            # the current game's kernels loaded (a new UCI_Variant's too)
-            self.core.apply_options()       # e.g. allocate the hash table now rather than at the first go
-        except CommandError as e:           # a GUI waiting for readyok must not hang: say why, then answer
+            self.core.apply_options()
+        except CommandError as e:
             self.out.line(self.format_error(str(e)))
-        except Exception as e:              # noqa: BLE001 -- not even a bug may cost the readyok
+        except Exception as e:              # noqa: BLE001 -- not even a bug may cost the answer
             traceback.print_exc(file=sys.stderr)
             self.out.line(self.format_error(str(internal_error(e))))
+
+    def cmd_isready(self, args):
+        self.prepare()
         self.out.line("readyok")
 
     def cmd_position(self, args):

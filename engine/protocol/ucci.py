@@ -220,6 +220,10 @@ class UcciDialect(Dialect):
         ponder = expected_reply(search, result)
         if ponder:
             line += f" ponder {ponder}"
+        if search.ponder or search.infinite:
+            # The answer to 'stop' of a ponder search (a ponder miss: its position never came) or an analysis:
+            # no game move, so neither a draw accepted nor a resignation, which a GUI may take as the game's end.
+            return [line]
         if search.draw_offered and accepts_draw(info):
             line += " draw"
         elif info is not None and info.mate is not None and info.mate < 0:

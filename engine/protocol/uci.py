@@ -83,6 +83,8 @@ def parse_go(args: list[str], red_to_move: bool) -> GoRequest:
     for key, field_name in ((f"{own}time", "time_left"), (f"{own}inc", "increment")):
         if key in clock:
             lim[field_name] = clock[key]
+    if clock and "time_left" not in lim:
+        lim["time_left"] = 0.0          # a clock was sent, but not ours: a timed move on an empty clock, not endless
     return req
 
 

@@ -224,11 +224,8 @@ class XboardDialect(Dialect):
                         f'draw=1 playother=0 pause=0 nps=0 exclude=1 setscore=0 debug=0 reuse=1 name=0 ics=0',
                         *(option_feature(name, self.core.values[NAMES[name]]) for name in NAMES)])
         self.handshaken = True
-        try:
-            self.core.engine()              # the GUI waits for done=1 as long as loading takes
-        except CommandError as e:           # LoadError: say why, and let the GUI go on (every search fails)
-            self.out.line(self.format_error(str(e)))
-        self.out.line("feature done=1")
+        self.prepare()                      # the GUI waits for done=1 as long as loading takes; a LoadError is
+        self.out.line("feature done=1")     # one line, and the GUI goes on (every search fails)
 
     # -- the game -----------------------------------------------------------------------------------------------
     def _abandon(self) -> None:
@@ -457,6 +454,8 @@ class XboardDialect(Dialect):
             raise CommandError("expected 'ping N'")
         if self.kind == MOVE and self.core.loaded:
             self.core.wait_search()                 # thinking on our move: the move first, then the pong
+        if self.core.loaded and not self.core.searching():
+            self.prepare()                          # as UCI's isready: memory, cores, egtpath take effect now
         self.out.line(f"pong {sanitize(args[0], 20)}")
 
     # -- thinking, pondering, analysis --------------------------------------------------------------------------
@@ -483,6 +482,11 @@ class XboardDialect(Dialect):
         if pos.side == self.engine_side or reply not in pos.legal_move_names():
             return
         pos.push(reply)
+        if self._claim(pos):
+            # The reply would end the game: a ponder hit would go on to a move after the end, so no ponder; the
+            # reply, if it comes, takes the usual way to the claim.
+            pos.pop()
+            return
         self.pondered = reply
         self._start(PONDER, self._limits(ponder=True))
 
