@@ -78,6 +78,9 @@ def board_field(board, shape: BoardShape) -> str:
     return "/".join(rows)
 
 
+MAX_MOVE_COUNTER = 1_000_000     # far beyond any game; the position's counters are int32
+
+
 def parse_move_counters(fields: list, error: type) -> tuple[int, int]:
     """The halfmove clock and fullmove number of a FEN's fields (5th and 6th; 0 and 1 when absent)."""
     halfmove, fullmove = 0, 1
@@ -90,6 +93,8 @@ def parse_move_counters(fields: list, error: type) -> tuple[int, int]:
         raise error("halfmove clock and move number must be integers") from None
     if halfmove < 0 or fullmove < 0:
         raise error("halfmove clock and move number must not be negative")
+    if max(halfmove, fullmove) > MAX_MOVE_COUNTER:
+        raise error(f"halfmove clock and move number must be at most {MAX_MOVE_COUNTER:,}")
     return halfmove, fullmove
 
 

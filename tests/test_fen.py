@@ -32,6 +32,12 @@ def test_synonyms_and_short_fens():
     assert Position("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w").fen() == START_FEN
     assert Position("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1").side == 0
     assert Position("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR").side == 0
+    # The move counters with the castling and en-passant placeholders there, one of them, or none (XBoard's
+    # form): the 60-move rule reads the halfmove clock.
+    board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+    for rest in ("w - - 45 30", "w 45 30", "w - 45 30"):
+        assert Position(f"{board} {rest}").fen() == f"{board} w - - 45 30", rest
+    assert Position(f"{board} b 45").fen() == f"{board} b - - 45 1"
 
 
 @pytest.mark.parametrize("fen,message", [
@@ -50,6 +56,8 @@ def test_synonyms_and_short_fens():
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1CP4C1/9/RNBAKABNR w", "red soldier on an impossible square"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/R8/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "too many red chariots"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", "must be integers"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 2147483648 1", "must be at most"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 0 99999999999999999999", "must be at most"),
     ("4k4/9/9/9/9/9/9/9/9/4K4 w", "side not to move (black) is in check"),
     ("4k4/9/9/9/9/9/9/9/9/4K4 b", "side not to move (red) is in check"),
 ])

@@ -3,6 +3,8 @@ validation, moves by name, legal move lists.  The numba kernels work on its four
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..files import clip
@@ -39,9 +41,19 @@ def parse_fen(fen: str):
         side = BLACK
     else:
         raise FenError(f"side to move must be 'w' (or 'r') or 'b', not {clip(fields[1], 20)!r}")
-    halfmove, fullmove = parse_move_counters(fields, FenError)
+    halfmove, fullmove = parse_move_counters(fields[:2] + ["-", "-"] + move_counter_fields(fields[2:]), FenError)
     validate_board(board, side)
     return board, side, halfmove, fullmove
+
+
+def move_counter_fields(fields: list) -> list:
+    """The fields after the side to move, less the castling and en-passant fields xiangqi has no use for: a FEN
+    may carry them as placeholders (``w - - 0 1``) or leave them out (``b 0 1``, as XBoard writes it), so up to
+    two leading fields that are no number are skipped and the counters are what follows."""
+    skipped = 0
+    while skipped < min(2, len(fields)) and not re.fullmatch(r"[+-]?\d+", fields[skipped]):
+        skipped += 1
+    return fields[skipped:]
 
 
 def validate_board(board, side):
