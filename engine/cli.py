@@ -106,14 +106,11 @@ def bench(depth, hash_mb, game, network_file):
     """Fixed-depth search over 30 positions with the game's evaluation (its network, if it has one): total nodes
     (the search's signature) and speed; then the same with the hand-written evaluation (its own signature)."""
     from .benchmark import run_bench
-    from .nnue.network import NetworkError, load
+    from .nnue.network import load
     g = game_named(game)
     path = network_file or g.default_network
     if path is not None:
-        try:
-            network = load(path, g)
-        except NetworkError as e:
-            raise click.ClickException(str(e)) from None
+        network = load(path, g)                 # a NetworkError is a ValueError: one line and status 2
         click.echo(f"with the network {path} ({network.hidden} hidden):")
         run_bench(depth, hash_mb, out=click.echo, game=game, network=network)
         click.echo("with the hand-written evaluation:")

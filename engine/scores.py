@@ -26,9 +26,12 @@ TB_RULE_ORDER_CAP = 500         # orders beyond this share one score (they stay 
 DISTANCE_BOUND = TB_RULE_SCORE - TB_RULE_ORDER_CAP - 200
 DRAW_SCORE = 0
 NO_SCORE = -32768
+# The widest static evaluation: the network's output is clamped to it (a file whose weights say more -- checked
+# whole, but numbers are numbers -- must not reach the mate scores or the windows' INFINITE).
+EVAL_LIMIT = 20000
 
-assert RULE_WIN_SCORE < MATE_BOUND and TB_RULE_SCORE - TB_RULE_ORDER_CAP - 1000 > 20000
-assert 20000 < DISTANCE_BOUND < TB_RULE_SCORE - TB_RULE_ORDER_CAP - 96
+assert RULE_WIN_SCORE < MATE_BOUND and TB_RULE_SCORE - TB_RULE_ORDER_CAP - 1000 > EVAL_LIMIT
+assert EVAL_LIMIT < DISTANCE_BOUND < TB_RULE_SCORE - TB_RULE_ORDER_CAP - 96
 
 
 def mate_in_moves(score: int):

@@ -33,6 +33,16 @@ def test_bad_fen_is_one_line_and_exit_2():
     assert out.returncode == 2 and out.stderr.startswith("error: bad FEN '9/9/9/9/9/9/9/9/9/9 w': "), out.stderr
 
 
+def test_bad_files_and_counters_are_one_line_and_exit_2(tmp_path):
+    """A network file bench cannot use, and a FEN whose move counters do not fit the position's int32 (it raised
+    an OverflowError): ``error: ...`` and status 2, as every bad input on the command line."""
+    for args, expected in ((["bench", "--network", str(tmp_path / "absent.nnue")], "error: network file "),
+                           (["perft", "1", "--fen", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 2147483648 1"],
+                            "must be at most 1,000,000")):
+        out = subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and expected in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
 def test_console_script_runs():
     out = subprocess.run([sys.executable, "-m", "engine", "perft", "1", "--moves", "h2e2 h7e7"],
                          capture_output=True, text=True, timeout=120)

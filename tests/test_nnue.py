@@ -143,6 +143,9 @@ def test_network_file_round_trip_and_hostile_files(tmp_path):
     changed[7] = len(text)
     length = header[7]
     refused(resealed(HEADER.pack(*changed) + text + blob[HEADER.size + length:-4]), "not a JSON object")
+    text = b'{"a": ' + b"[" * 30000 + b"]" * 30000 + b"}"        # deeper than the JSON parser recurses
+    changed[7] = len(text)
+    refused(resealed(HEADER.pack(*changed) + text + blob[HEADER.size + length:-4]), "not a JSON object")
     with pytest.raises(NetworkError, match="missing"):
         load(tmp_path / "absent.nnue", XIANGQI)
     assert parse(blob, XIANGQI).hidden == 16
@@ -167,6 +170,24 @@ def test_the_search_evaluates_with_the_network():
         key, lock = child.keys[child.ply]
         found, *_, static = tt_probe(searcher.tt, key, lock)
         assert found and static == expected
+
+
+def test_an_evaluation_beyond_the_scale_is_clamped_and_the_search_ends():
+    """A network whose weights are all legal and whose file is sound, but whose output would pass the mate scores
+    and the windows' INFINITE (every unit saturated, the largest output weights): the evaluation is clamped to
+    EVAL_LIMIT, and a search of it ends and plays (it looped in its aspiration windows before)."""
+    from engine.scores import EVAL_LIMIT, MATE_BOUND
+    from engine.searcher import Searcher, search_once
+    inputs, hidden = input_count(XIANGQI.squares, XIANGQI.kinds), 128     # 128 x 32767 / 64: 65,535 unclamped
+    for sign in (1, -1):
+        net = Network(XIANGQI.name, np.zeros((inputs, hidden), np.int16), np.full(hidden, 255, np.int16),
+                      np.concatenate([np.full(hidden, sign * 32767), np.zeros(hidden)]).astype(np.int16), 0, {})
+        pos = XIANGQI.position()
+        assert reference_evaluate(net, pos.board, pos.side, XIANGQI) == sign * EVAL_LIMIT
+        searcher = Searcher(16)
+        searcher.set_network(XIANGQI, net)
+        result = search_once(pos, depth=3, searcher=searcher)
+        assert result.best in pos.legal_move_names() and abs(result.info.score) <= MATE_BOUND
 
 
 def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_path):

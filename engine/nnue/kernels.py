@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from ..layout import H_MOVE, ST_PLY, ST_SIDE
+from ..scores import EVAL_LIMIT
 from ..template import Template
 from .features import feature
 from .network import OUTPUT_DIVISOR, QA
@@ -70,7 +71,7 @@ def output(us, them, w2, b2):
     for h in range(hidden):
         c = min(max(np.int64(them[h]), 0), QA)
         total += c * c * w2[hidden + h]
-    return (total + b2[0]) // OUTPUT_DIVISOR
+    return min(max((total + b2[0]) // OUTPUT_DIVISOR, -EVAL_LIMIT), EVAL_LIMIT)
 
 
 @njit(cache=True, inline="always")

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..files import UnreadableFile, atomic_writer, clip, read_bytes
+from ..scores import EVAL_LIMIT
 from .features import features_of, input_count
 
 MAGIC = b"SHUAINET"
@@ -116,7 +117,7 @@ def parse(blob: bytes, game, label: str = "network") -> Network:
         provenance = json.loads(blob[HEADER.size:HEADER.size + length])
         if not isinstance(provenance, dict):
             raise ValueError("not an object")
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:          # RecursionError: nested deeper than the parser goes
         raise NetworkError(f"{label}: provenance is not a JSON object ({clip(e, 60)})") from None
     at = HEADER.size + length
     w1 = np.frombuffer(blob, "<i2", inputs * hidden, at).reshape(inputs, hidden)
@@ -139,4 +140,4 @@ def reference_evaluate(net: Network, board: np.ndarray, side: int, game) -> int:
     a = [np.clip(x, 0, QA) ** 2 for x in acc]
     w2 = net.w2.astype(np.int64)
     total = int(a[0] @ w2[:net.hidden] + a[1] @ w2[net.hidden:]) + net.b2
-    return total // OUTPUT_DIVISOR
+    return min(max(total // OUTPUT_DIVISOR, -EVAL_LIMIT), EVAL_LIMIT)
