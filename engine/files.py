@@ -112,9 +112,18 @@ def atomic_writer(path):
     even ``kill -9``) never sees half a file.  The temporary is created exclusively under a random name
     (``tempfile.mkstemp``: ``O_CREAT | O_EXCL``, never through a symlink someone planted), so no predictable
     name can redirect the write.  A missing directory is created; any failure to write is one UnwritableFile
-    line.  ``f.name`` is the temporary's path."""
+    line.  ``f.name`` is the temporary's path.  Only a regular file (or a symbolic link, which is replaced, not
+    followed) is replaced: a device, a FIFO or a socket at ``path`` is left alone and refused, so that ``save
+    /dev/null`` by root cannot turn the device into a file."""
     path = os.fspath(path)
     directory = os.path.dirname(path) or "."
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = None                                 # nothing there (or nothing we may see): the write will say
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise UnwritableFile(f"{clip(path, 200)}: {what}; not replaced")
     try:
         os.makedirs(directory, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=temporary_prefix(path))

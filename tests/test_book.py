@@ -78,6 +78,19 @@ def test_a_xiangqi_book_lists_the_moves_it_was_built_from(tmp_path):
     assert code == 0 and probe_lines("--book", str(book)) == [["h2e2", "2"]]
 
 
+def test_a_book_is_written_through_no_predictable_name_and_only_over_a_regular_file(tmp_path):
+    """A symbolic link planted at ``<out>.tmp`` (the old temporary's name) is not written through, and an --out
+    that is a directory is one error line with status 2, not a traceback."""
+    pgn, book, victim = tmp_path / "games.pgn", tmp_path / "x.book", tmp_path / "victim"
+    pgn.write_text(XIANGQI_PGN)
+    victim.write_text("precious")
+    (tmp_path / "x.book.tmp").symlink_to(victim)
+    code, out = cli("book", "build", "--pgn", str(pgn), "--out", str(book))
+    assert code == 0 and victim.read_text() == "precious" and book.is_file(), out
+    code, out = cli("book", "build", "--pgn", str(pgn), "--out", str(tmp_path))
+    assert code == 2 and "error: cannot write" in out and "a directory" in out, out
+
+
 def test_a_chess_book_is_polyglot_and_python_chess_reads_it(tmp_path):
     import chess
     import chess.polyglot

@@ -187,6 +187,16 @@ def test_pgn_round_trip():
     assert back.tags["White"] == 'A "q"' and back.comment == "White wins by checkmate"
 
 
+@pytest.mark.parametrize("text", ["1. Ke3 ) !\n", "[Event \"x\"]\n\n1. Ke3 ) !\n"])
+def test_text_python_chess_trips_on_is_a_value_error(text):
+    """Hostile text that raised an IndexError inside python-chess's reader (``shuai play``'s ``load`` and ``book
+    build`` ended with a traceback): one ValueError, as for any bad PGN."""
+    from engine.match.chess_pgn import read_games
+    for read in (read_game, read_games):
+        with pytest.raises(ValueError):
+            read(text)
+
+
 # -- matches ------------------------------------------------------------------------------------------------
 def fake(proto, *extra):
     return EngineSpec(cmd=FAKE + ["--proto", proto, *extra], proto=proto)

@@ -3,6 +3,7 @@ stdin, huge or endless game and openings files, unwritable outputs.  Each gets o
 and the engine, the terminal game or the match goes on."""
 import os
 import queue
+import stat
 import sys
 import threading
 import time
@@ -356,11 +357,16 @@ def test_positions_files_that_are_no_positions_are_one_line_each(tmp_path):
     assert list(read_positions(str(tmp_path / "good.gz"))) == [(START_FEN, 1.0, 20)] * 3
 
 
-def test_play_save_replaces_a_fifo_instead_of_blocking_on_it(thinker_factory, tmp_path):
-    """``save`` writes atomically (engine.files): a FIFO at the name is replaced by the game, never opened."""
+def test_play_save_leaves_a_fifo_or_a_device_alone(thinker_factory, tmp_path):
+    """``save`` writes atomically (engine.files) and only over a regular file: a FIFO at the name is neither
+    opened (no blocking) nor replaced, and neither is a device (root's ``save /dev/null`` turned the device
+    into a file); one error line each, and the game goes on to a save that works."""
     fifo = tmp_path / "game.pgn"
     os.mkfifo(fifo)
     t0 = time.monotonic()
-    _, out = run_session(thinker_factory, ["h2e2", f"save {fifo}", "quit"])
+    good = tmp_path / "saved.pgn"
+    _, out = run_session(thinker_factory, ["h2e2", f"save {fifo}", "save /dev/null", f"save {good}", "quit"])
     assert time.monotonic() - t0 < 10
-    assert "Saved" in out and fifo.is_file() and "h2e2" in fifo.read_text().lower().replace("-", "")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and stat.S_ISCHR(os.lstat("/dev/null").st_mode)
+    assert out.count("not a regular file; not replaced") == 2, out
+    assert "Saved" in out and "h2e2" in good.read_text().lower().replace("-", "")

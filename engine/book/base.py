@@ -1,7 +1,7 @@
 """What every book format shares: the ``Book`` interface, its error, and the writing of records."""
 from __future__ import annotations
 
-import os
+from ..files import write_atomically
 
 MAX_WEIGHT = 0xFFFF             # a record's weight is 16 bits in both formats
 
@@ -50,8 +50,6 @@ def records(weights: dict, dtype):
 
 
 def write_file(path, data: bytes) -> None:
-    """Write a book atomically: a temporary file beside it, renamed into place."""
-    tmp = f"{path}.tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    """Write a book atomically (``files.write_atomically``: no predictable temporary, nothing but a regular file
+    replaced); UnwritableFile says why it could not be."""
+    write_atomically(path, [data])

@@ -42,7 +42,7 @@ def book():
 def build(game, pgns, selfplay, plies, nodes, randomness, seed, min_games, out):
     """Build an opening book: every (position, move) of the games' first --plies plies, weighted by the number
     of games that played it."""
-    from ..files import UnreadableFile, read_text
+    from ..files import UnreadableFile, UnwritableFile, read_text
     from .build import BookCounter, pgn_games, selfplay_games
     game = game_named(game)
     if not pgns and not selfplay:
@@ -68,7 +68,10 @@ def build(game, pgns, selfplay, plies, nodes, randomness, seed, min_games, out):
         for moves in selfplay_games(game, selfplay, plies, nodes, TEMPERATURE_OF_RANDOMNESS[randomness], seed,
                                     progress):
             counter.add(game.start_fen, moves)
-    records = counter.write(out, min_games)
+    try:
+        records = counter.write(out, min_games)
+    except UnwritableFile as e:
+        fail(f"cannot write {e}")
     click.echo(f"{out}: {records} moves from {counter.games} games (each kept if played in {min_games} or more)")
 
 

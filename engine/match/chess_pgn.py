@@ -36,6 +36,11 @@ def format_record(tags: dict, fen: str, moves: list[str], comment: str = "", res
     return text + "\n\n"
 
 
+# What python-chess's PGN reader raises besides ValueError on text it does not expect (``1. Ke3 ) !`` raised an
+# IndexError inside it): an error of the file, never of the program.
+PARSER_ERRORS = (ValueError, LookupError, AttributeError, TypeError, RecursionError)
+
+
 @dataclass
 class ChessPgnGame:
     tags: dict = field(default_factory=dict)
@@ -78,7 +83,7 @@ def read_game(text: str, max_moves: int | None = None) -> ChessPgnGame | None:
     game ending there -- python-chess spends about 30 us on each, and a file can hold a million."""
     try:
         game = chess.pgn.read_game(io.StringIO(text), Visitor=lambda: _QuietBuilder(max_moves))
-    except ValueError as e:
+    except PARSER_ERRORS as e:
         raise ValueError(f"cannot read the PGN: {e}") from None
     if game is None:
         return None
@@ -99,7 +104,7 @@ def read_games(text: str) -> list[ChessPgnGame]:
             if game is None:
                 return games
             games.append(_checked(game))
-        except ValueError as e:
+        except PARSER_ERRORS as e:
             raise ValueError(f"game {len(games) + 1}: {e}") from None
 
 
