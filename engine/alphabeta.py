@@ -87,6 +87,9 @@ CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search
 SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED, \
     SS_CUT_NODE = range(10)
 SS_LEN = 10
+# SS_PATH_DEP's bits: the node's result depends on the path through a draw (a repetition, the move limit) or
+# through a rule's verdict (a perpetual check or chase).
+PATH_DRAW, PATH_RULE = 1, 2
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
@@ -203,7 +206,7 @@ def _enter_node(board, st, hist, keys, ctrl, ss, reps, ply):
     if reps[keys[n_ply, 0] & REP_MASK] != 0:
         rep = repetition_score(board, st, hist, keys, n_ply - ply if ctrl[P_ROOT_REPETITION_THREEFOLD] != 0 else 0)
         if rep != NO_SCORE:
-            ss[ply, SS_PATH_DEP] = 1
+            ss[ply, SS_PATH_DEP] = PATH_DRAW if rep == DRAW_SCORE else PATH_RULE
     return checked, rep
 
 
@@ -620,7 +623,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if rep != NO_SCORE:
             return rep
         if move_limit_reached(st, hist):
-            ss[ply, SS_PATH_DEP] = 1
+            ss[ply, SS_PATH_DEP] = PATH_DRAW
             if not _has_legal_move(board, st, moves[ply], checked):    # the last move mated: mate comes first
                 return no_move_score(checked, ply)
             return DRAW_SCORE
@@ -891,11 +894,11 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                     break
 
     # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path
-    # (GHI_ALL_MOVES: unless cut off, the result rests on every move's).
+    # (GHI_ALL_MOVES: unless cut off, the result rests on every move's; 2: on every move's rule verdict).
     if legal == 0:
         return alpha if excluded != 0 else no_move_score(checked, ply)    # (the move left out was the only one)
     if ctrl[P_GHI_ALL_MOVES] != 0 and best < beta:
-        path_dep |= any_path_dep
+        path_dep |= any_path_dep if ctrl[P_GHI_ALL_MOVES] == 1 else any_path_dep & PATH_RULE
     ss[ply, SS_PATH_DEP] = path_dep
     # Correction history learns from a quiet result that says more than the static evaluation did: not from a
     # cut-off at or below it, nor from a fail-low at or above it.

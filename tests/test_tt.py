@@ -112,7 +112,7 @@ def test_a_node_not_cut_off_depends_on_the_path_if_any_move_does():
     from engine import alphabeta as ab
     from engine.searcher import Searcher, search_once
     from engine.xiangqi.position import Position
-    for ghi in (0, 1):
+    for ghi, expected in ((0, 0), (1, ab.PATH_DRAW), (2, 0)):      # 2: a draw does not count, only a verdict
         for depth in (1, 2):
             pos = Position("4k3r/9/9/9/8H/9/9/9/9/R2K5 w - - 0 1")
             for m in ("a0a2", "i9i8", "a2a1", "i8i7", "a1a0", "i7i9", "a0a1"):
@@ -120,4 +120,26 @@ def test_a_node_not_cut_off_depends_on_the_path_if_any_move_does():
             searcher = Searcher(16)
             searcher.set_params({"GHI_ALL_MOVES": ghi})
             assert search_once(pos, depth=depth, searcher=searcher).best == "i9i5"
-            assert searcher.ss[0, ab.SS_PATH_DEP] == ghi
+            assert searcher.ss[0, ab.SS_PATH_DEP] == expected
+
+
+def test_a_node_not_cut_off_depends_on_the_path_if_any_move_met_a_rule_verdict():
+    """``GHI_ALL_MOVES=2``: Black's rook has checked twice (i9i0+, i0i1+) while Red's general stepped d0-d1-d0;
+    i1i0+ again would complete a cycle of Black's checks alone, a perpetual check that loses (-RULE_WIN_SCORE,
+    a score of this path only).  Another move is best, but the node's value rests on that verdict too: with 1 or
+    2 it depends on the path (2 counts verdicts only), with 0 it does not."""
+    from engine import alphabeta as ab
+    from engine.searcher import Searcher, search_once
+    from engine.xiangqi.position import Position
+    for ghi in (0, 1, 2):
+        for depth in (1, 2):
+            pos = Position("5k2r/9/9/9/9/9/9/9/9/3K5 b - - 0 1")
+            for m in ("i9i0", "d0d1", "i0i1", "d1d0"):
+                pos.push(m)
+            searcher = Searcher(16)
+            searcher.set_params({"GHI_ALL_MOVES": ghi})
+            assert search_once(pos, depth=depth, searcher=searcher).best != "i1i0"
+            flags = int(searcher.ss[0, ab.SS_PATH_DEP])
+            assert (flags & ab.PATH_RULE != 0) == (ghi != 0), (ghi, depth, flags)
+            if ghi == 2:
+                assert flags == ab.PATH_RULE
