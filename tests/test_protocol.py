@@ -614,6 +614,27 @@ def test_bad_input_gets_one_error_line_and_changes_nothing(engine, dialect):
     assert_legal_reply(lines[-1], good)
 
 
+@pytest.mark.parametrize("dialect", ["ucci", "uci", "xboard"])
+def test_an_option_value_keeps_its_spacing(engine, dialect, tmp_path):
+    """A path with two spaces in it reaches the option as sent (the words were joined by one space: 'missing')."""
+    directory = tmp_path / "my  tables"
+    directory.mkdir()
+    if dialect == "xboard":
+        engine.send("xboard")
+        engine.send("protover 2")
+        engine.read_until(lambda ln: ln == "feature done=1", LOAD_TIMEOUT)
+        sent, sync, answer = f"egtpath shuai {directory}", "ping 1", "pong 1"
+    else:
+        started(engine, dialect)
+        sent = (f"setoption egtbpaths {directory}" if dialect == "ucci" else
+                f"setoption name EGTBPath value {directory}")
+        sync, answer = "isready", "readyok"
+    engine.send(sent)
+    engine.send(sync)
+    _, lines = engine.read_until(lambda ln: ln == answer)
+    assert not [ln for ln in lines if "missing" in ln or "error" in ln.lower()], lines
+
+
 def test_banmoves_with_an_illegal_move_still_bans_the_legal_ones(engine):
     started(engine, "ucci")
     engine.send(f"position fen {TWO_MOVES_FEN}")

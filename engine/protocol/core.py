@@ -27,6 +27,7 @@ Search life-cycle (one ``_Search`` per ``go``):
 """
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -699,6 +700,7 @@ class Dialect:
         self.core = core
         self.out = core.out
         self.handshaken = False
+        self.line = ""                  # the command being handled, as sent (``text_of``)
         core.format_info = self.format_info
         core.format_progress = self.format_progress
         core.format_result = self.format_result
@@ -718,6 +720,7 @@ class Dialect:
 
     # -- dispatch -------------------------------------------------------------------------------------------
     def handle(self, line: str) -> bool:
+        self.line = line
         tokens = line.split()
         if not tokens:
             raise CommandError("empty command")
@@ -726,6 +729,14 @@ class Dialect:
         if fn is None:
             raise CommandError(f"unknown command {sanitize(tokens[0], 40)!r}")
         return fn(tokens[1:]) is not False
+
+    def text_of(self, args: list[str], start: int) -> str:
+        """``" ".join(args[start:])`` as it was sent, the spacing inside kept (an option's value may be a path
+        with two spaces or a tab in it); ``args`` are the current command's words after its name."""
+        words = list(re.finditer(r"\S+", self.line))
+        if [w.group() for w in words[1:]] != list(args):     # not the line being handled (a direct call)
+            return " ".join(args[start:])
+        return self.line[words[start + 1].start():words[-1].end()] if start < len(args) else ""
 
     def format_error(self, message: str) -> str:
         """A problem the engine reports by itself (a table file it cannot read)."""

@@ -143,7 +143,7 @@ class UcciDialect(Dialect):
         if name not in NAMES:
             raise CommandError(f"unknown option {sanitize(name, 40)!r}")
         spec, key = option(name), NAMES[name]
-        value = spec.parse(" ".join(rest), name)
+        value = spec.parse(self.text_of(args, len(args) - len(rest)), name)
         if value == 0 and name in ZERO_IS_DEFAULT:
             value = spec.default
         if key in SETTINGS:

@@ -120,7 +120,7 @@ class UciDialect(Dialect):
         cut = lowered.index("value") if "value" in lowered else len(args)
         name = " ".join(args[1:cut]).lower()
         has_value = cut < len(args)
-        text = " ".join(args[cut + 1:])
+        text = self.text_of(args, cut + 1)
         if not name:
             raise CommandError("setoption: missing option name")
         label = BY_LOWER.get(name)

@@ -187,6 +187,7 @@ class XboardDialect(Dialect):
 
     # -- dispatch and errors ------------------------------------------------------------------------------------
     def handle(self, line: str) -> bool:
+        self.line = line
         tokens = line.split()
         if not tokens:
             raise CommandError("empty command")
@@ -580,10 +581,10 @@ class XboardDialect(Dialect):
             raise CommandError("expected 'egtpath TYPE PATH'")
         if args[0].lower() != TABLE_FORMAT:
             raise CommandError(f"unsupported table format; this engine reads '{TABLE_FORMAT}' tables")
-        self.core.set_option("table_paths", " ".join(args[1:]))
+        self.core.set_option("table_paths", self.text_of(args, 1))
 
     def cmd_option(self, args):
-        name, eq, text = " ".join(args).partition("=")
+        name, eq, text = self.text_of(args, 0).partition("=")
         label = BY_LOWER.get(name.strip().lower())
         if label is None:
             raise CommandError(f"no such option {sanitize(name.strip(), 40)!r}")
