@@ -52,6 +52,7 @@ class Game:
         self.black_bit = c.BLACK_BIT
         self.side_names = c.SIDE_NAMES      # ("red", "black") / ("white", "black"): the first moves first
         self.stalemate_draws = c.STALEMATE_DRAWS    # no legal move outside check: a draw (chess), or a loss
+        self.move_limit = c.MOVE_LIMIT_PLIES        # plies without a capture (chess: nor a pawn move): a draw
         self.search_params = dict(c.SEARCH_PARAMS)  # engine.search_params whose default differs in this game
         # Talking to other engines (engine.match.engines)
         self.uci_variant = c.UCI_VARIANT    # UCI_Variant's value for this game

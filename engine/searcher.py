@@ -768,6 +768,13 @@ class Searcher:
         best_rank, best, after = ranked[0]
         if after.kind == "draw":
             return [m for rank, m, res in ranked if res.kind == "draw"]
+        if after.plies is not None:
+            # The tables count no move clock: a mate (ours or theirs) that the move limit's draw would come
+            # before, unless a capture or a pawn move resets it on the way, is left to the search, which knows.
+            child = pos.copy()
+            child.push(move_name(best))
+            if child.halfmove_clock + after.plies > pos.game.move_limit:
+                return allowed
         score = -after.score(1)
         line = self._table_line(pos, [best], seconds=None)
         self.ctrl[ab.C_TB_HITS] = 1 + len(line)

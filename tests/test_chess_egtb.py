@@ -401,6 +401,20 @@ def test_a_chess_root_in_the_tables_is_played_from_them(tbdir):
     assert walk.legal_moves() == [] and walk.in_check()
 
 
+def test_a_root_mate_the_move_limit_would_come_before_is_left_to_the_search(tbdir):
+    """The tables count no move clock.  KPK, 99 plies without a capture or a pawn move: the tables' mate in 10
+    by a king move would be a draw at once by the 50-move rule; the search, which knows the rule, pushes the
+    pawn (resetting the clock) and keeps the win.  With a fresh clock the root is played from the tables."""
+    from engine.chess.position import Position
+    from engine.searcher import search_once
+    searcher, _ = chess_searcher(tbdir)
+    fresh = search_once(Position("8/8/7P/8/6K1/k7/8/8 w - - 0 1"), depth=12, searcher=searcher)
+    assert fresh.info.nodes == 0 and fresh.info.mate == 10
+    searcher.new_game()
+    late = search_once(Position("8/8/7P/8/6K1/k7/8/8 w - - 99 1"), depth=12, searcher=searcher)
+    assert late.info.nodes > 0 and late.best == "h6h7"
+
+
 def test_the_chess_search_enters_the_tables_through_captures(tbdir):
     """KRvKN is not built here: the king takes the knight (into KRvK) and the search reads the rest from the
     tables."""
