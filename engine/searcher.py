@@ -184,6 +184,20 @@ def _aspirated(kernels, args, depth: int, score: int) -> tuple:
         window *= 2
 
 
+def _best_first(root, lines: list) -> list:
+    """MultiPV's lines of one depth, best first and renumbered, the root's first moves (line k's move at index
+    k - 1) put in the same order: each later line is searched alone with a full window, and the table and the
+    histories it leaves may score it above an earlier one -- then it is the better move, and line 1, the move
+    played, is the best of those searched (as Stockfish sorts its lines).  A stable sort: ties keep their order."""
+    order = sorted(range(len(lines)), key=lambda i: -lines[i].score)
+    if order == list(range(len(lines))):
+        return lines
+    moves = [int(root[i]) for i in range(len(lines))]
+    for k, i in enumerate(order):
+        root[k] = moves[i]
+    return [replace(lines[i], multipv=k + 1) for k, i in enumerate(order)]
+
+
 def _to_front(moves, n: int, move: int) -> None:
     """Move ``move`` to the front of the first ``n`` of ``moves``, the others keeping their order."""
     at = int(np.flatnonzero(moves[:n] == move)[0])
@@ -619,6 +633,9 @@ class Searcher:
             info = self._info(depth, 0 if table_draw else score, pv_moves, move_name)
             count = min(limits.multipv, len(allowed))
             lines = [] if stopped else self._more_lines(kernels, args, depth, count, table_draw, pos, move_name)
+            if lines:
+                info, *lines = _best_first(root, [info] + lines)
+                best, score = int(root[0]), info.score
             lines += _earlier_lines([info] + lines, shown, count)   # a stop left lines unsearched at this depth
             shown = [info] + lines
             on_info(info)

@@ -500,6 +500,30 @@ def test_uci_multipv_reports_the_best_lines(engine):
     assert {re.search(r"multipv (\d+)", ln).group(1) for ln in lines if " multipv " in ln} == {"1"}
 
 
+def test_uci_multipv_lines_are_best_first_at_every_depth(engine):
+    """Each later line is searched alone, and its score could come out above an earlier line's (1. e4 e5 2. Nf3
+    Nc6 in chess: line 4 above line 3 at depth 8, line 2 above line 1 elsewhere); the lines of every depth are
+    reported best first, and the move played is line 1's."""
+    started(engine, "uci")
+    engine.send("setoption name MultiPV value 4")
+    for position in ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 g1f3 "
+                     "b8c6", "position fen rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3",
+                     "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves "
+                     "h2e2 h9g7"):
+        engine.send(position)
+        engine.send("go depth 8")
+        _, lines = engine.bestmove()
+        by_depth = {}
+        for ln in lines:
+            m = re.match(r"info depth (\d+) .*multipv (\d) score cp (-?\d+) .* pv (\S+)", ln)
+            if m:
+                by_depth.setdefault(int(m.group(1)), {})[int(m.group(2))] = (int(m.group(3)), m.group(4))
+        for depth, found in by_depth.items():
+            scores = [found[k][0] for k in sorted(found)]
+            assert scores == sorted(scores, reverse=True), (position, depth, found)
+        assert parse_bestmove(lines[-1])[0] == by_depth[max(by_depth)][1][1]
+
+
 def test_uci_searchmoves_restricts_the_root(engine):
     started(engine, "uci")
     engine.send(f"position fen {TWO_MOVES_FEN}")
@@ -591,7 +615,7 @@ UCCI_BAD = [b"setoption hashsize 99999", b"setoption hashsize abc", b"setoption 
             b"setoption egtbpaths /nonexistent/tables"]
 UCI_BAD = [b"setoption name Hash value 0", b"setoption name Hash value big", b"setoption name UCI_Variant value shogi",
            b"setoption name NoSuch value 1", b"setoption Hash 16", b"setoption name Hash", b"debug maybe",
-           b"go searchmoves a0a9", b"ucci", b"banmoves h2e2", b"go wtime soon", b"setoption name EGTBCache value 0",
+           b"ucci", b"banmoves h2e2", b"go wtime soon", b"setoption name EGTBCache value 0",
            b"setoption name EGTBProbeDepth value -1", b"setoption name EGTBPath value /nonexistent/tables"]
 
 
@@ -633,6 +657,20 @@ def test_an_option_value_keeps_its_spacing(engine, dialect, tmp_path):
     engine.send(sync)
     _, lines = engine.read_until(lambda ln: ln == answer)
     assert not [ln for ln in lines if "missing" in ln or "error" in ln.lower()], lines
+
+
+def test_uci_searchmoves_with_an_illegal_move_still_searches_the_legal_ones(engine):
+    """UCI: every go gets its bestmove.  A searchmoves list with a move not legal here (a typo, a move of another
+    position) is one error line, and the legal ones are searched; with none legal, every move."""
+    started(engine, "uci")
+    engine.send(f"position fen {TWO_MOVES_FEN}")
+    legal = Position(TWO_MOVES_FEN).legal_move_names()
+    for searchmoves, expected in (("e6e5 a0a9", {"e6e5"}), ("a0a9 zz", set(legal))):
+        engine.send(f"go depth 2 searchmoves {searchmoves}")
+        _, lines = engine.bestmove()
+        errors = [ln for ln in lines if ln.startswith("info string error: ")]
+        assert len(errors) == 1 and "searchmoves" in errors[0], lines
+        assert parse_bestmove(lines[-1])[0] in expected
 
 
 def test_banmoves_with_an_illegal_move_still_bans_the_legal_ones(engine):

@@ -139,10 +139,13 @@ class UciDialect(Dialect):
             self.core.perft(req.perft)
             return
         if req.searchmoves is not None:
+            # A move that is not legal here is left out with one error line, and the go still searches (the
+            # others, or every move if none is left): a GUI waits for its bestmove whatever the go said.
             legal = set(self.core.position().legal_move_names())
             bad = [m for m in req.searchmoves if m not in legal]
             if bad:
-                raise CommandError(f"searchmoves: not legal here: {sanitize(' '.join(bad))}")
+                self.out.line(self.format_error(f"searchmoves: not legal here, left out: {sanitize(' '.join(bad))}"))
+                req.searchmoves = [m for m in req.searchmoves if m in legal] or None
         self.start_search(dict(req.limits, multipv=self.core.values["multipv"]), searchmoves=req.searchmoves)
 
     # -- replies --------------------------------------------------------------------------------------------
