@@ -303,6 +303,24 @@ def test_crash_loses_and_match_goes_on(tmp_path):
     _check_all_lost_by(res, pgn, 1, "engine crashed", games=4)
 
 
+def test_an_engine_that_leaves_a_child_is_killed_with_it(tmp_path):
+    """An engine started through a wrapper that leaves a child (here a 'sleep' holding the engine's stdout)
+    crashes: the runner kills the engine's whole process group, so the match goes on at once (it stood until
+    the child ended: 20 s a game) and no process is left behind."""
+    import shlex
+    import time
+    marker = f"20.{time.monotonic_ns() % 10 ** 6:06d}"         # a sleep nobody else runs, 20 s at most
+    crashing = " ".join(shlex.quote(a) for a in FAKE + ["--proto", "uci", "--fault", "crash", "--at", "2"])
+    spec = EngineSpec(cmd=["sh", "-c", f"sleep {marker} & exec {crashing}"], proto="uci")
+    t0 = time.monotonic()
+    res, pgn, _ = run_match(tmp_path, [spec, fake("uci")], concurrency=1)
+    assert time.monotonic() - t0 < 15
+    _check_all_lost_by(res, pgn, 0, "engine crashed")
+    time.sleep(0.2)
+    left = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, text=True).stdout.split()
+    assert left == [], left
+
+
 def test_slow_move_is_a_time_forfeit(tmp_path):
     res, pgn, _ = run_match(tmp_path, [fake("ucci", "slow", 2), fake("xboard")], hang_timeout=2.0)
     _check_all_lost_by(res, pgn, 0, "time forfeit")

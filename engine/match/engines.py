@@ -261,10 +261,13 @@ class EngineProcess:
         return None
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)      # its own process group (start_new_session)
-            except (ProcessLookupError, PermissionError):
+        # The whole group (start_new_session made the engine its leader), also when the engine itself has exited
+        # already: a child it left (a wrapper script's engine, a helper) would otherwise live on, holding the
+        # pipe open, so that closing it below would wait on the reader thread -- the match stood still.
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):   # no member left
+            if self.proc.poll() is None:
                 try:
                     self.proc.kill()
                 except OSError:
