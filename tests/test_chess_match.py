@@ -173,6 +173,12 @@ def test_openings_and_paths(tmp_path):
     with pytest.raises(ValueError, match="illegal move 'e2e5'"):
         parse_opening("startpos moves e2e5", "chess")
     assert openings_game(str(ROOT / "tests" / "data" / "openings.epd")) == "xiangqi"
+    # A file of 'startpos moves ...' lines names its game by the moves only one game can play (it fell back to
+    # xiangqi, and chess moves were 'illegal'); bare 'startpos' tells nothing.
+    for lines, game in (("startpos\nstartpos moves e2e4 e7e5\n", "chess"), ("startpos moves h2e2\n", "xiangqi"),
+                        ("startpos\n", None)):
+        book.write_text(lines)
+        assert openings_game(str(book)) == game, lines
 
 
 def test_pgn_round_trip():

@@ -116,8 +116,10 @@ def test_sprt():
     assert sprt.decision(21, 0, 0) is None and sprt.llr(22, 0, 0) == pytest.approx(3.07, abs=0.01)
     assert sprt.decision(22, 0, 0) == "H1"
     assert Sprt.parse("elo0=-1,elo1=4,alpha=0.1,beta=0.2").beta == 0.2
-    with pytest.raises(ValueError):
-        Sprt.parse("elo0=5 elo1=0")
+    for bad in ("elo0=5 elo1=0", "elo0=0 elo1=5 alpha=0.5 beta=0.9", "elo0=0 elo1=inf", "elo0=nan elo1=5",
+                "elo0=0 elo1=5 alpha=0.5 beta=0.5"):
+        with pytest.raises(ValueError):              # alpha + beta >= 1 would decide at the first game
+            Sprt.parse(bad)
 
 
 def test_pentanomial_sprt():
@@ -498,7 +500,8 @@ def test_cli_match(tmp_path):
     bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "fast"])
     assert bad.exit_code == 2 and "bad time control" in bad.output
     for resume, why in (("3,1", "expected W,D,L"), ("3,1,0/1,2", "expected W,D,L"),
-                        ("3,1,0/0,0,0,0,0,2", "more games of a result")):
+                        ("3,1,0/0,0,0,0,0,2", "more games of a result"),
+                        ("1,,1,1", "expected W,D,L"), (",,1,1,1", "expected W,D,L"), ("\uff11,1,1", "expected")):
         bad = CliRunner().invoke(match, ["--engine", a, "--engine", b, "--tc", "1", "--resume", resume])
         assert bad.exit_code == 2 and f"bad --resume '{resume}'" in bad.output and why in bad.output
 
@@ -542,6 +545,12 @@ def test_time_odds_give_each_engine_its_own_clock(tmp_path):
         assert max(int(wtime), int(btime)) > 2000 and min(int(wtime), int(btime)) < 1500
     for time_, inc, opptime, oppinc in ucci_go:
         assert float(inc) in (0.02, 20) and float(oppinc) in (0.05, 50)
+    # Both engines given the same tc=: that is the clock played, announced and written (not --tc's).
+    (tmp_path / "same").mkdir()
+    same = [EngineSpec.parse(" ".join(FAKE + ["--proto", p, "tc=3+0.05"])) for p in ("uci", "ucci")]
+    res, pgn, lines = run_match(tmp_path / "same", same, tc="1+0.02", max_plies=4)
+    assert any("3+0.05" in line and "odds" not in line for line in lines if line.startswith("Match"))
+    assert {g.tags["TimeControl"] for g in pgn} == {"3+0.05"} and "RedTimeControl" not in pgn[0].tags
 
 
 def test_a_pool_keeps_its_engines_between_matches_and_sends_only_the_options_that_changed(tmp_path):

@@ -4,6 +4,7 @@ Only click and the games' plain descriptions (engine.game) are imported here; th
 numpy/numba) is imported when the command runs.
 """
 import os
+import re
 import sys
 
 import click
@@ -179,9 +180,10 @@ def _parse_resume(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     opening pairs by their two results (``PAIR_KINDS``); none negative, no more pairs of a result than games."""
     from .stats import PAIR_KINDS, unpaired
     games, slash, pairs = text.partition("/")
-    counts = [part.replace(",", " ").split() for part in (games, pairs)]
+    # Commas or spaces between the counts, but no empty field ('1,,1,1' is a typo, not 1,1,1), and ASCII digits.
+    counts = [re.split(r"\s*,\s*|\s+", part.strip()) if part.strip() else [] for part in (games, pairs)]
     if (len(counts[0]) != 3 or (slash and len(counts[1]) != len(PAIR_KINDS))
-            or not all(w.isdigit() for w in counts[0] + counts[1])):
+            or not all(re.fullmatch(r"[0-9]+", w) for w in counts[0] + counts[1])):
         raise ValueError(f"bad --resume {clip(text, 80)!r}: expected W,D,L (wins, draws, losses of the first "
                          f"engine), optionally /{','.join(PAIR_KINDS)} (its opening pairs by their results)")
     wdl, kinds = tuple(map(int, counts[0])), tuple(map(int, counts[1]))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..files import UnreadableFile, clip, read_text
-from ..game import DEFAULT, game_named, game_of_fen
+from ..game import DEFAULT, GAMES, game_named, game_of_fen
 from .engines import START_FEN
 
 MAX_LINE = 4096             # characters in one opening: a FEN and some hundreds of moves
@@ -76,15 +76,29 @@ def opening_lines(path: str) -> list[tuple[int, str]]:
 
 
 def openings_game(path: str) -> str | None:
-    """The game of an openings file's first FEN ("xiangqi" or "chess"), or None if it has none (only
-    ``startpos`` lines) or the FEN has neither 10 nor 8 ranks."""
+    """The game of an openings file's first FEN ("xiangqi" or "chess"), or of its first ``startpos moves ...``
+    line whose moves only one game can play; None if neither tells (bare ``startpos`` lines) or the FEN has
+    neither 10 nor 8 ranks."""
     for _, line in opening_lines(path):
         words = line.split(";", 1)[0].split()
-        if not words or words[0] == "startpos":
+        if not words:
+            continue
+        if words[0] == "startpos":
+            playable = [g.name for g in GAMES if _plays(line, g.name)]
+            if len(words) > 2 and len(playable) == 1:
+                return playable[0]
             continue
         found = game_of_fen(words[0])
         return found.name if found is not None else None
     return None
+
+
+def _plays(line: str, game: str) -> bool:
+    try:
+        parse_opening(line, game)
+    except ValueError:
+        return False
+    return True
 
 
 def load_openings(path: str, game: str | None = None) -> list[Opening]:

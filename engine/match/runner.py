@@ -336,7 +336,7 @@ class Match:
     def _announce(self, concurrency: int, where: str = "") -> None:
         which = "" if self.cfg.game == DEFAULT.name else f" ({self.cfg.game})"       # the default game goes unsaid
         tcs = [spec.tc or self.cfg.tc for spec in self.cfg.specs]
-        clock = str(self.cfg.tc) if len(set(tcs)) == 1 else "time odds " + " vs ".join(map(str, tcs))
+        clock = str(tcs[0]) if len(set(tcs)) == 1 else "time odds " + " vs ".join(map(str, tcs))
         self.out(f"Match{which}: {len(self.jobs)} games, {clock}, "
                  f"concurrency {concurrency}{where}"
                  + (f", SPRT {self.cfg.sprt}" if self.cfg.sprt and len(self.names) == 2 else "")
@@ -533,10 +533,11 @@ class Match:
             return
         game = game_named(self.cfg.game)
         first, second = (name.capitalize() for name in game.side_names)        # Red / White, Black
-        tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
-                first: rec.red, second: rec.black, "TimeControl": self.cfg.tc.pgn(),
-                "PlyCount": str(rec.plies), "Termination": rec.reason}
         own = [self.cfg.specs[i].tc or self.cfg.tc for i in (job.red, job.black)]
+        played = own[0] if own[0] == own[1] else self.cfg.tc     # both engines' tc= the same: that clock
+        tags = {"Event": self.cfg.event, "Site": "?", "Date": self._date, "Round": str(job.number),
+                first: rec.red, second: rec.black, "TimeControl": played.pgn(),
+                "PlyCount": str(rec.plies), "Termination": rec.reason}
         if own[0] != own[1]:                        # time odds: each side's clock, as cutechess-cli writes them
             tags.update({f"{first}TimeControl": own[0].pgn(), f"{second}TimeControl": own[1].pgn()})
         text = game.pgn().format_record(tags, rec.opening.fen, rec.moves, rec.detail or rec.reason, rec.result)

@@ -136,10 +136,13 @@ class Sprt:
         if "elo0" not in kw or "elo1" not in kw:
             raise ValueError("SPRT needs elo0= and elo1=")
         sprt = cls(**kw)
+        if not all(math.isfinite(x) for x in kw.values()):
+            raise ValueError("SPRT parameters must be finite numbers")
         if not sprt.elo0 < sprt.elo1:
             raise ValueError("SPRT needs elo0 < elo1")
-        if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1):
-            raise ValueError("SPRT alpha and beta must lie between 0 and 1")
+        if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1 and sprt.alpha + sprt.beta < 1):
+            # alpha + beta >= 1 puts the bound for H0 at or above the one for H1: decided by any first game
+            raise ValueError("SPRT alpha and beta must lie between 0 and 1, their sum below 1")
         return sprt
 
     @property
