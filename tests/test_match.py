@@ -458,6 +458,16 @@ def test_sprt_stops_the_match(tmp_path):
                      text)
 
 
+def test_a_resumed_sprt_already_decided_plays_nothing(tmp_path):
+    """The summary's own 'Resume with' line of a decided test: its LLR is past the bound before any game, so the
+    runner says so and plays none (it played one more game before stopping)."""
+    sprt, lines = Sprt.parse("elo0=0 elo1=5"), []
+    cfg = MatchConfig(specs=[fake("ucci"), fake("ucci", "illegal", 0)], tc=TimeControl.parse("0.1"), games=40,
+                      concurrency=1, sprt=sprt, resume=(26, 0, 0), resume_pairs=(0, 0, 0, 0, 0, 13))
+    res = Match(cfg, out=lines.append).run()
+    assert res.sprt_decision == "H1" and res.records == [] and any("nothing to play" in l for l in lines)
+
+
 def test_resumed_sprt_counts_the_earlier_games(tmp_path):
     # 20 wins carried over from an earlier sitting, without pairs (LLR 2.56, taken alone): five pairs more
     # decide (four give 2.93), where 13 fresh pairs were needed above.

@@ -301,6 +301,13 @@ class Match:
             res.pairs = list(self.cfg.resume_pairs or res.pairs)
         if self.cfg.sprt and n != 2:
             self.out("warning: SPRT ignored (it needs exactly two engines)")
+        elif self.cfg.sprt and self.cfg.resume is not None:
+            res.llr = match_llr(self.cfg.sprt, res)
+            res.sprt_decision = self.cfg.sprt.verdict(res.llr)
+            if res.sprt_decision:                   # the games resumed decide it already: none is played
+                self.out(f"SPRT: the resumed games' LLR {res.llr:.2f} is past a bound: {res.sprt_decision} "
+                         f"accepted; nothing to play")
+                self._stop.set()
         if self.cfg.cluster:
             self._run_on_cluster(t_start)
             res.half_pairs.clear()                  # games whose partner was not played count alone now
