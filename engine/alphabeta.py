@@ -4,11 +4,11 @@ alpha-beta with quiescence.
 Ingredients, after Stockfish's ``search()`` (the numbered steps of ``pvs``): transposition table (``tt``, also in
 quiescence; it keeps each position's static evaluation, computed once), mate-distance pruning, tablebase probes,
 static evaluation and "improving", check extension, razoring, reverse futility, null move reduced by depth and by
-the margin over beta (guarded for endings without pieces), ProbCut, internal iterative reduction, singular
+the margin over beta (guarded for endings without pieces), internal iterative reduction, singular
 extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
 ``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
 reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
-SPRT keeps them: ProbCut (``PROBCUT_DEPTH``), the table's bound as a better static evaluation (``TT_EVAL``), a
+SPRT keeps them: the table's bound as a better static evaluation (``TT_EVAL``), a
 node's path dependence taken from all its moves when no move cut it off (``GHI_ALL_MOVES``), capture history
 (``CAPTURE_HISTORY_WEIGHT``), more reduction at expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture
 from the table (``TT_CAPTURE_REDUCTION``), and correction history, a learnt correction of the static evaluation by
@@ -113,11 +113,6 @@ P_TT_EVAL = _param("TT_EVAL")
 P_GHI_ALL_MOVES = _param("GHI_ALL_MOVES")
 P_CHECK_STORES_ASKED_DEPTH = _param("CHECK_STORES_ASKED_DEPTH")
 P_IMPROVING_PAST_CHECK = _param("IMPROVING_PAST_CHECK")
-P_PROBCUT_DEPTH = _param("PROBCUT_DEPTH")
-P_PROBCUT_MARGIN = _param("PROBCUT_MARGIN")
-P_PROBCUT_IMPROVING = _param("PROBCUT_IMPROVING")
-P_PROBCUT_REDUCTION = _param("PROBCUT_REDUCTION")
-P_PROBCUT_CAPTURES = _param("PROBCUT_CAPTURES")
 P_SEE_PRUNE_DEPTH = _param("SEE_PRUNE_DEPTH")
 P_SEE_QUIET_MARGIN = _param("SEE_QUIET_MARGIN")
 P_SEE_CAPTURE_MARGIN = _param("SEE_CAPTURE_MARGIN")
@@ -748,45 +743,11 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if score >= beta and ss[ply + 1, SS_PATH_DEP] == 0:
             return beta
 
-    # Step 10. ProbCut: a good capture that beats beta by a margin in quiescence and then in a search
-    # PROBCUT_REDUCTION plies shallower would almost surely beat beta in the full one.  The best few captures
-    # that win the margin by exchange are tried, with this ply's move list (the node's moves come after).
-    if prunable and excluded == 0 and ctrl[P_PROBCUT_DEPTH] > 0 and depth >= ctrl[P_PROBCUT_DEPTH]:
-        raised = beta + ctrl[P_PROBCUT_MARGIN] - ctrl[P_PROBCUT_IMPROVING] * improving
-        n = generate_moves(board, st, moves[ply], GEN_CAPTURES)
-        _score_moves(board, st, moves[ply], order[ply], n, hash_move, 0, 0, 0, -1, -1, history,
-                     ctrl[P_CAPTURE_HISTORY_WEIGHT])
-        tried = 0
-        for i in range(n):
-            m = _pick(moves[ply], order[ply], i, n)
-            if tried >= ctrl[P_PROBCUT_CAPTURES] or order[ply, i] < ORDER_CAPTURE:
-                break                               # (sorted: what is left loses material)
-            if not is_capture(board, m) or not see_ge(board, st, m, raised - refined):
-                continue                            # (the table's move may be a quiet one)
-            if not is_legal(board, st, m, False):
-                continue
-            tried += 1
-            ss[ply, SS_MOVE] = m
-            ss[ply, SS_HIST] = history_index(board, m)
-            ss[ply, SS_NO_EXTENSION] = 0
-            _do_move(board, st, hist, keys, reps, m)
-            score = -qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply + 1,
-                             -raised, -raised + 1)
-            if score >= raised:
-                ss[ply + 1, SS_CUT_NODE] = 1 - cut_node
-                score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net,
-                             depth - ctrl[P_PROBCUT_REDUCTION], ply + 1, -raised, -raised + 1)
-            _undo_move(board, st, hist, keys, reps)
-            if ctrl[C_STOP] != 0:
-                return 0
-            if score >= raised and ss[ply + 1, SS_PATH_DEP] == 0:
-                return score
-
-    # Step 11. Internal iterative reduction: no move from the table at a deep node, so search it shallower.
+    # Step 10. Internal iterative reduction: no move from the table at a deep node, so search it shallower.
     if not root and hash_move == 0 and depth >= ctrl[P_IIR_DEPTH]:
         depth -= 1
 
-    # Step 11b. Singular extension (SINGULAR_DEPTH): the table's move, a lower bound stored deep enough, is
+    # Step 11. Singular extension (SINGULAR_DEPTH): the table's move, a lower bound stored deep enough, is
     # searched a ply deeper if every other move, searched to half the depth, fails below its score less a margin
     # (a search of this same node, ply and position, that leaves the move out); if instead that search beats beta
     # as well, more than one move does, and the node is cut (multi-cut).  Not on a line already extended beyond

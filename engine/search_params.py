@@ -97,12 +97,7 @@ PARAMS = (
           tuned=False),
     Param("IMPROVING_PAST_CHECK", 0, 0, 1, 1, "1: improving compares with our last turn not in check",
           tuned=False),
-    # ProbCut: a capture whose shallow search beats beta by a margin cuts the node (off until an SPRT keeps it).
-    Param("PROBCUT_DEPTH", 0, 0, 12, 1, "ProbCut from this depth (0: off)", tuned=False),
-    Param("PROBCUT_MARGIN", 200, 50, 600, 20, "by how much the shallow search must beat beta ..."),
-    Param("PROBCUT_IMPROVING", 50, 0, 200, 10, "... less this when improving"),
-    Param("PROBCUT_REDUCTION", 4, 2, 6, 1, "plies less for the shallow search"),
-    Param("PROBCUT_CAPTURES", 3, 1, 8, 1, "at most this many captures tried"),
+
     # Pruning by exchange at shallow depth: a late move that loses material by exchange (SEE) beyond a margin
     # that grows with the depth is not searched; never a check (8: kept by an SPRT in each game, chess's +25 +- 16
     # and xiangqi's +19 +- 14).
