@@ -8,8 +8,7 @@ the margin over beta (guarded for endings without pieces), internal iterative re
 extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
 ``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
 reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
-SPRT keeps them: the table's bound as a better static evaluation (``TT_EVAL``), a
-node's path dependence taken from all its moves when no move cut it off (``GHI_ALL_MOVES``), capture history
+SPRT keeps them: a node's path dependence taken from all its moves when no move cut it off (``GHI_ALL_MOVES``), capture history
 (``CAPTURE_HISTORY_WEIGHT``), more reduction at expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture
 from the table (``TT_CAPTURE_REDUCTION``), and correction history, a learnt correction of the static evaluation by
 the game's structure key (``CORRECTION_WEIGHT``). Move ordering: hash move -> winning and equal captures by MVV/LVA
@@ -109,7 +108,6 @@ P_CONT_HISTORY_PRUNE_DEPTH = _param("CONT_HISTORY_PRUNE_DEPTH")
 P_QS_DELTA_MARGIN = _param("QS_DELTA_MARGIN")
 P_CORRECTION_WEIGHT = _param("CORRECTION_WEIGHT")
 P_CORRECTION_LIMIT = _param("CORRECTION_LIMIT")
-P_TT_EVAL = _param("TT_EVAL")
 P_GHI_ALL_MOVES = _param("GHI_ALL_MOVES")
 P_CHECK_STORES_ASKED_DEPTH = _param("CHECK_STORES_ASKED_DEPTH")
 P_IMPROVING_PAST_CHECK = _param("IMPROVING_PAST_CHECK")
@@ -538,20 +536,6 @@ def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
 
 
 @kernel(inline="always")
-def _refined(static, bound_score, bound, ctrl):
-    """The static evaluation as pruning uses it (TT_EVAL on): moved to the table's stored score where the stored
-    bound says the value lies beyond it -- above for a lower bound, below for an upper one.  Mate scores and
-    scores near the move limit (``bound`` BOUND_NONE there) are left out."""
-    if ctrl[P_TT_EVAL] == 0 or bound == BOUND_NONE or abs(bound_score) >= MATE_BOUND:
-        return static
-    if (bound == BOUND_LOWER or bound == BOUND_EXACT) and bound_score > static:
-        return bound_score
-    if (bound == BOUND_UPPER or bound == BOUND_EXACT) and bound_score < static:
-        return bound_score
-    return static
-
-
-@kernel(inline="always")
 def _store_tt(tt, keys, st, ctrl, move, best, raw_static, alpha0, beta, depth, ply):
     n_ply = st[ST_PLY]
     flag = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > alpha0 else BOUND_UPPER)
@@ -573,18 +557,16 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if ply >= MAX_PLY:
         return _evaluate(board, st, hist, keys, ctrl, net)
     pv_node = beta - alpha > 1
-    hash_move, tt_score, raw_static, bound_score, bound, _ = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
-    if sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_HORIZON]):
-        bound = BOUND_NONE                          # near the move limit the table settles nothing
-    elif tt_score != NO_SCORE:
-        return tt_score
+    hash_move, tt_score, raw_static, _, _, _ = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
+    if tt_score != NO_SCORE and not sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES,
+                                                    ctrl[P_MOVE_LIMIT_HORIZON]):
+        return tt_score                             # (near the move limit the table settles nothing)
     alpha0 = alpha
     best = -INFINITE
     stand = -INFINITE
     if not checked:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        stand = _refined(_corrected(_damped(raw_static, st, hist, ctrl), board, st, history, ctrl), bound_score,
-                         bound, ctrl)
+        stand = _corrected(_damped(raw_static, st, hist, ctrl), board, st, history, ctrl)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -698,9 +680,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     # Step 6. Static evaluation, and whether it improved on our previous turn (then prune less).
     ss[ply + 2, SS_KILLER1] = 0                    # the grandchildren's killers start afresh below each node
     ss[ply + 2, SS_KILLER2] = 0
-    # ``refined``, what the pruning of steps 7-10 compares, may be the table's bound instead (TT_EVAL).
     if checked:
-        static = refined = -INFINITE
+        static = -INFINITE
         raw_static = NO_EVAL
         ss[ply, SS_EVAL] = -INFINITE
         improving = False
@@ -711,24 +692,23 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         extended = False
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
         static = _corrected(_damped(raw_static, st, hist, ctrl), board, st, history, ctrl)
-        refined = _refined(static, bound_score, bound, ctrl)
         ss[ply, SS_EVAL] = static
         improving = is_improving(ss, ply, static, ctrl[P_IMPROVING_PAST_CHECK])
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
 
     # Step 7. Razoring: one ply left and far below alpha: only a capture can help.
-    if prunable and depth == 1 and refined + ctrl[P_RAZOR_MARGIN] <= alpha:
+    if prunable and depth == 1 and static + ctrl[P_RAZOR_MARGIN] <= alpha:
         return qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps, net, ply, alpha, beta)
 
     # Step 8. Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
-    if prunable and depth < ctrl[P_FUTILITY_DEPTH] and refined - ctrl[P_FUTILITY_MARGIN] * (depth - improving) >= beta:
-        return refined
+    if prunable and depth < ctrl[P_FUTILITY_DEPTH] and static - ctrl[P_FUTILITY_MARGIN] * (depth - improving) >= beta:
+        return static
 
     # Step 9. Null move: give the opponent a free move; if we still beat beta, this node is not worth a search.
     if (prunable and excluded == 0 and depth >= ctrl[P_NULL_MIN_DEPTH] and hist[n_ply - 1, H_MOVE] != NULL_MOVE
-            and refined >= beta and null_move_allowed(board, st)):
+            and static >= beta and null_move_allowed(board, st)):
         r = (ctrl[P_NULL_BASE_REDUCTION] + depth // ctrl[P_NULL_DEPTH_DIVISOR]
-             + min((refined - beta) // ctrl[P_NULL_EVAL_DIVISOR], ctrl[P_NULL_EVAL_MAX]))
+             + min((static - beta) // ctrl[P_NULL_EVAL_DIVISOR], ctrl[P_NULL_EVAL_MAX]))
         key = keys[n_ply, 0]
         reps[key & REP_MASK] += 1
         ss[ply, SS_HIST] = -1

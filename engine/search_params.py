@@ -81,9 +81,7 @@ PARAMS = (
     Param("CORRECTION_WEIGHT", 0, 0, 200, 10, "percent of the correction added to the static evaluation (0: off)",
           tuned=False),
     Param("CORRECTION_LIMIT", 128, 16, 512, 8, "the largest correction, in centipawns"),
-    # The static evaluation moved to the table's stored score where its bound says the value lies beyond it
-    # (stand pat, razoring, reverse futility, null move; off until an SPRT keeps it).
-    Param("TT_EVAL", 0, 0, 1, 1, "1: the table's bound refines the static evaluation", tuned=False),
+
     # Graph-history interaction: a result that fails low or is exact rests on every move's score, not only the
     # best one's; 1: whatever the path gave (a draw by repetition or by the move limit too), 2: only a rule's
     # verdict (a perpetual check or chase: +-RULE_WIN_SCORE, far from any score the same position has elsewhere),

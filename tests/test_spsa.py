@@ -82,7 +82,7 @@ def test_the_option_sets_the_parameters_and_refuses_bad_ones():
 
 def test_perturbation_is_symmetric_and_clipped():
     state = spsa.State(iterations=100)
-    assert "LMP_BASE" in state.names and "TT_EVAL" not in state.names and "SEE_PRUNE_DEPTH" not in state.names
+    assert "LMP_BASE" in state.names and "SINGULAR_DEPTH" not in state.names and "SEE_PRUNE_DEPTH" not in state.names
     delta, plus, minus = spsa.perturbed(state, 1, random.Random(5))
     c, _ = state.gains(1)
     for name, d, ci, p in zip(state.names, delta, c, state.params()):
