@@ -8,7 +8,7 @@ the margin over beta (guarded for endings without pieces), internal iterative re
 extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
 ``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
 reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
-SPRT keeps them: a node's path dependence taken from all its moves when no move cut it off (``GHI_ALL_MOVES``), capture history
+SPRT keeps them: capture history
 (``CAPTURE_HISTORY_WEIGHT``), more reduction at expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture
 from the table (``TT_CAPTURE_REDUCTION``), and correction history, a learnt correction of the static evaluation by
 the game's structure key (``CORRECTION_WEIGHT``). Move ordering: hash move -> winning and equal captures by MVV/LVA
@@ -108,7 +108,6 @@ P_CONT_HISTORY_PRUNE_DEPTH = _param("CONT_HISTORY_PRUNE_DEPTH")
 P_QS_DELTA_MARGIN = _param("QS_DELTA_MARGIN")
 P_CORRECTION_WEIGHT = _param("CORRECTION_WEIGHT")
 P_CORRECTION_LIMIT = _param("CORRECTION_LIMIT")
-P_GHI_ALL_MOVES = _param("GHI_ALL_MOVES")
 P_CHECK_STORES_ASKED_DEPTH = _param("CHECK_STORES_ASKED_DEPTH")
 P_IMPROVING_PAST_CHECK = _param("IMPROVING_PAST_CHECK")
 P_SEE_PRUNE_DEPTH = _param("SEE_PRUNE_DEPTH")
@@ -129,9 +128,6 @@ P_ROOT_REPETITION_THREEFOLD = _param("ROOT_REPETITION_THREEFOLD")
 SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED, \
     SS_CUT_NODE = range(10)
 SS_LEN = 10
-# SS_PATH_DEP's bits: the node's result depends on the path through a draw (a repetition, the move limit) or
-# through a rule's verdict (a perpetual check or chase).
-PATH_DRAW, PATH_RULE = 1, 2
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
@@ -248,7 +244,7 @@ def _enter_node(board, st, hist, keys, ctrl, ss, reps, ply):
     if reps[keys[n_ply, 0] & REP_MASK] != 0:
         rep = repetition_score(board, st, hist, keys, n_ply - ply if ctrl[P_ROOT_REPETITION_THREEFOLD] != 0 else 0)
         if rep != NO_SCORE:
-            ss[ply, SS_PATH_DEP] = PATH_DRAW if rep == DRAW_SCORE else PATH_RULE
+            ss[ply, SS_PATH_DEP] = 1
     return checked, rep
 
 
@@ -649,7 +645,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if rep != NO_SCORE:
             return rep
         if move_limit_reached(st, hist):
-            ss[ply, SS_PATH_DEP] = PATH_DRAW
+            ss[ply, SS_PATH_DEP] = 1
             if not _has_legal_move(board, st, moves[ply], checked):    # the last move mated: mate comes first
                 return no_move_score(checked, ply)
             return DRAW_SCORE
@@ -771,7 +767,6 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     alpha0 = alpha
     legal = 0
     path_dep = 0
-    any_path_dep = 0
     lmp_count = (ctrl[P_LMP_BASE] + depth * depth) // (2 - improving)
     tt_capture = hash_move != 0 and is_capture(board, hash_move)
     lmr_factor = lmr_depth_factor(depth, ctrl[P_LMR_DIVISOR])
@@ -860,7 +855,6 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             return 0
         if not root:
             my_order[i] = ORDER_SEARCHED_CAPTURE if capture else ORDER_SEARCHED_QUIET
-        any_path_dep |= ss[ply + 1, SS_PATH_DEP]
 
         # Step 15. Keep the best; a cut-off ends the node.  The node's result depends on the path only if the
         # move that decided it does.
@@ -883,12 +877,9 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                                               i)
                     break
 
-    # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path
-    # (GHI_ALL_MOVES: unless cut off, the result rests on every move's; 2: on every move's rule verdict).
+    # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path.
     if legal == 0:
         return alpha if excluded != 0 else no_move_score(checked, ply)    # (the move left out was the only one)
-    if ctrl[P_GHI_ALL_MOVES] != 0 and best < beta:
-        path_dep |= any_path_dep if ctrl[P_GHI_ALL_MOVES] == 1 else any_path_dep & PATH_RULE
     ss[ply, SS_PATH_DEP] = path_dep
     # Correction history learns from a quiet result that says more than the static evaluation did: not from a
     # cut-off at or below it, nor from a fail-low at or above it.

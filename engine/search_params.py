@@ -82,12 +82,6 @@ PARAMS = (
           tuned=False),
     Param("CORRECTION_LIMIT", 128, 16, 512, 8, "the largest correction, in centipawns"),
 
-    # Graph-history interaction: a result that fails low or is exact rests on every move's score, not only the
-    # best one's; 1: whatever the path gave (a draw by repetition or by the move limit too), 2: only a rule's
-    # verdict (a perpetual check or chase: +-RULE_WIN_SCORE, far from any score the same position has elsewhere),
-    # which stores nearly as much as 0 (off until an SPRT keeps it).
-    Param("GHI_ALL_MOVES", 0, 0, 2, 1, "1: a node not cut off depends on the path if any move's result does; "
-          "2: if any move met a rule's verdict", tuned=False),
     # Issue 31's fixes 1 and 6, off: a node in check stores the depth it was asked for, not the one its check
     # extension searched; improving compares with our last turn not in check.  Together they lost their SPRT on
     # the network (H0, -15.6 +- 11.5 after 2,339 games, README), so they stay here only as switches to rework.

@@ -16,13 +16,11 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 
 
-@pytest.mark.parametrize("name, on", [("GHI_ALL_MOVES", 1),
-                                      ("CAPTURE_HISTORY_WEIGHT", 100), ("CONT_HISTORY_PRUNE_DEPTH", 3),
+@pytest.mark.parametrize("name, on", [("CAPTURE_HISTORY_WEIGHT", 100), ("CONT_HISTORY_PRUNE_DEPTH", 3),
                                       ("CUT_NODE_REDUCTION", 1), ("TT_CAPTURE_REDUCTION", 1),
                                       ("CORRECTION_WEIGHT", 100)])
 def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
-    """Path
-    dependence from every move of a node not cut off (step 16), capture history in the move ordering, pruning of
+    """Capture history in the move ordering, pruning of
     quiets their continuation histories refute (step 13), the extra reductions at expected cut nodes and after a
     capture from the table (step 14) and correction history wait for an SPRT: off by default.  Turned on, the
     search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
