@@ -8,11 +8,10 @@ the margin over beta (guarded for endings without pieces), internal iterative re
 extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
 ``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
 reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
-SPRT keeps them: capture history
-(``CAPTURE_HISTORY_WEIGHT``), more reduction at expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture
+SPRT keeps them: more reduction at expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture
 from the table (``TT_CAPTURE_REDUCTION``), and correction history, a learnt correction of the static evaluation by
 the game's structure key (``CORRECTION_WEIGHT``). Move ordering: hash move -> winning and equal captures by MVV/LVA
-(and capture history) -> two killers and the countermove -> quiets by butterfly and continuation history -> losing
+-> two killers and the countermove -> quiets by butterfly and continuation history -> losing
 captures. Repetitions are found through a small hash of the keys on the path and judged by the game's rules
 (xiangqi: the Asian rules). A score that depends on the path (a repetition, the move limit) is never stored in the
 table, nor the result of a node whose deciding move led to one; near the move limit the table settles nothing (and
@@ -54,7 +53,7 @@ from .borrow import borrowed
 GAME_INTERFACE = (
     "new_state", "ST_SIDE", "ST_PLY", "H_MOVE", "H_CLOCK", "H_CHECK", "NULL_MOVE", "GEN_ALL", "GEN_CAPTURES",
     "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
-    "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value", "victim_kind",
+    "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value",
     "history_index", "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score",
     "MOVE_LIMIT_PLIES", "probe_tables", "tables_type", "net_evaluate", "structure_key",
 )
@@ -82,8 +81,6 @@ P_BONUS_MAX_DEPTH = _param("BONUS_MAX_DEPTH")
 P_BONUS_QUADRATIC = _param("BONUS_QUADRATIC")
 P_BONUS_LINEAR = _param("BONUS_LINEAR")
 P_BONUS_CONSTANT = _param("BONUS_CONSTANT")
-P_CAPTURE_HISTORY_WEIGHT = _param("CAPTURE_HISTORY_WEIGHT")
-P_CAPTURE_HISTORY_LIMIT = _param("CAPTURE_HISTORY_LIMIT")
 P_LMR_DIVISOR = _param("LMR_DIVISOR")
 P_LMR_MIN_DEPTH = _param("LMR_MIN_DEPTH")
 P_STAT_OFFSET = _param("STAT_OFFSET")
@@ -131,19 +128,18 @@ SS_LEN = 10
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
-CAPTURE_BAND = 1 << 20          # a capture's score (MVV/LVA plus capture history, either sign) is within +-this
+CAPTURE_BAND = 1 << 20          # a capture's score (MVV/LVA, either sign) is within +-this
 ORDER_KILLER = 1 << 28          # killers and the countermove just below the captures, quiets below them
 ORDER_LOSING_CAPTURE = -(1 << 27)   # captures that lose material (SEE < 0) come after the quiets
 ORDER_SEARCHED_QUIET = -(1 << 29)   # marks, once searched, the quiets a cut-off move punishes
-ORDER_SEARCHED_CAPTURE = ORDER_SEARCHED_QUIET - 1   # ... and the captures (capture history)
+ORDER_SEARCHED_CAPTURE = ORDER_SEARCHED_QUIET - 1   # ... and the captures, which it does not
 NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 
 # The history array holds four tables, indexed by the game's history index F (piece and destination):
 #   [0, F)             butterfly history of quiet moves
 #   [F, 2F)            the countermove to the previous move (a move, not a score)
 #   [2F, 2F + F * F)   continuation history: a quiet move's success after the move one or two plies before it
-#   [2F + F * F, 10F + F * F)  capture history, by a capture's history index and its victim's kind (below 8)
-#   [10F + F * F, ... + 2 * 2^STRUCTURE_BITS)  correction history, by side and the game's structure key, in
+#   [2F + F * F, ... + 2 * 2^STRUCTURE_BITS)  correction history, by side and the game's structure key, in
 #                      CORRECTION_GRAIN-ths of a centipawn
 # Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.  The limits, the
 # bonus, and the search's margins, depths and reductions are the tunable parameters (engine.search_params),
@@ -183,7 +179,7 @@ def reset_ctrl(ctrl, params) -> None:
 
 def history_size(history_entries: int) -> int:
     """Length of the history array for a game with ``history_entries`` history indices."""
-    return 2 * history_entries + history_entries * history_entries + 8 * history_entries + (2 << STRUCTURE_BITS)
+    return 2 * history_entries + history_entries * history_entries + (2 << STRUCTURE_BITS)
 
 
 def _padded_ctrl():
@@ -335,27 +331,16 @@ def _continuation_index(prev, h):
     return 2 * HISTORY_SIZE + prev * HISTORY_SIZE + h
 
 
-@kernel(inline="always")
-def _capture_history_index(board, move):
-    """Where a capture's history lies in the history array: by its history index and its victim's kind."""
-    size = HISTORY_SIZE
-    return 2 * size + size * size + victim_kind(board, move) * size + history_index(board, move)
-
-
 @kernel()
-def _score_moves(board, st, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history,
-                 capture_weight):
-    """Ordering scores: the table's move, captures by MVV/LVA plus ``capture_weight`` percent of their capture
-    history (those that lose material by exchange after the quiets), killers and the countermove, then quiets by
-    their butterfly and continuation histories."""
+def _score_moves(board, st, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history):
+    """Ordering scores: the table's move, captures by MVV/LVA (those that lose material by exchange after the
+    quiets), killers and the countermove, then quiets by their butterfly and continuation histories."""
     for i in range(n):
         m = moves[i]
         if m == hash_move:
             order[i] = ORDER_HASH
         elif is_capture(board, m):
             score = capture_order(board, m)
-            if capture_weight != 0:
-                score += history[_capture_history_index(board, m)] * capture_weight // 100
             if see_ge(board, st, m, 0):
                 order[i] = ORDER_CAPTURE + CAPTURE_BAND + score
             else:
@@ -432,7 +417,7 @@ def _stat_bonus(ctrl, depth):
 def _correction_index(board, st):
     """Where the correction history of the side to move and the position's structure lies."""
     size = HISTORY_SIZE
-    return 10 * size + size * size + (st[ST_SIDE] << STRUCTURE_BITS) + structure_key(board, st)
+    return 2 * size + size * size + (st[ST_SIDE] << STRUCTURE_BITS) + structure_key(board, st)
 
 
 @kernel(inline="always")
@@ -453,21 +438,6 @@ def _update_correction(board, st, history, ctrl, best, static, depth):
     limit = ctrl[P_CORRECTION_LIMIT] * CORRECTION_GRAIN
     bonus = max(-limit // 4, min(limit // 4, (best - static) * depth * CORRECTION_GRAIN // 8))
     _gravity(history, _correction_index(board, st), bonus, limit)
-
-
-@kernel()
-def _update_capture_stats(board, ctrl, history, capture, depth, moves, order, n_tried):
-    """A cut-off (with capture history on): the capture that made it (``capture``; 0 if a quiet move did) gains
-    capture history, and the captures searched before it (marked in ``order``) lose as much."""
-    if ctrl[P_CAPTURE_HISTORY_WEIGHT] == 0:
-        return
-    bonus = _stat_bonus(ctrl, depth)
-    limit = ctrl[P_CAPTURE_HISTORY_LIMIT]
-    for j in range(n_tried):
-        if order[j] == ORDER_SEARCHED_CAPTURE:
-            _gravity(history, _capture_history_index(board, moves[j]), -bonus, limit)
-    if capture != 0:
-        _gravity(history, _capture_history_index(board, capture), bonus, limit)
 
 
 @kernel()
@@ -572,7 +542,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     else:
         n = generate_moves(board, st, moves[ply], GEN_ALL)     # evasions: every move
     _score_moves(board, st, moves[ply], order[ply], n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], 0, -1, -1,
-                 history, ctrl[P_CAPTURE_HISTORY_WEIGHT])
+                 history)
     legal = 0
     best_move = 0
     path_dep = 0
@@ -761,7 +731,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         n = generate_moves(board, st, my_moves, GEN_ALL)
         counter = history[HISTORY_SIZE + prev1] if prev1 >= 0 else 0
         _score_moves(board, st, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], counter,
-                     prev1, prev2, history, ctrl[P_CAPTURE_HISTORY_WEIGHT])
+                     prev1, prev2, history)
     best = -INFINITE
     best_move = 0
     alpha0 = alpha
@@ -870,11 +840,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 if root:
                     _root_improved(ctrl, my_moves, i, m, score)
                 if score >= beta:
-                    if not root:
-                        if not capture:
-                            _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
-                        _update_capture_stats(board, ctrl, history, m if capture else 0, depth, my_moves, my_order,
-                                              i)
+                    if not root and not capture:
+                        _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
                     break
 
     # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path.

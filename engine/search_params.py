@@ -40,11 +40,6 @@ PARAMS = (
     Param("BONUS_QUADRATIC", 19, 0, 60, 4, "bonus = Q d^2 + L d + C"),
     Param("BONUS_LINEAR", 155, 0, 500, 20, "bonus = Q d^2 + L d + C"),
     Param("BONUS_CONSTANT", -132, -500, 300, 30, "bonus = Q d^2 + L d + C"),
-    # Capture history (by moving piece, destination and victim): the cut-off's capture gains the same bonus, the
-    # captures searched before it lose it; it orders captures with MVV/LVA (off until an SPRT keeps it).
-    Param("CAPTURE_HISTORY_WEIGHT", 0, 0, 400, 20, "percent of capture history added to MVV/LVA (0: off)",
-          tuned=False),
-    Param("CAPTURE_HISTORY_LIMIT", 10000, 2000, 40000, 1000, "capture history bound"),
     # Late-move reductions: log d * log i / (LMR_DIVISOR / 100), adjusted by the quiet's history.
     Param("LMR_DIVISOR", 195, 100, 400, 15, "reduction table divisor, in hundredths"),
     Param("LMR_MIN_DEPTH", 3, 2, 6, 1, "no reductions below this depth"),

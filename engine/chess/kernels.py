@@ -35,7 +35,7 @@ def generate_moves(board, st, moves, mode):
 
 @njit(cache=True, inline="always")
 def victim_kind(board, move):
-    """The kind of piece a move captures (a pawn for en passant), 0 if none: capture history's third index."""
+    """The kind of piece a move captures (a pawn for en passant), 0 if none."""
     frm = move_from(move)
     to = move_target(move)
     victim = board[to] & 7

@@ -54,12 +54,6 @@ def capture_order(board, move):
 
 
 @njit(cache=True, inline="always")
-def victim_kind(board, move):
-    """The kind of piece a move captures, 0 if none: capture history's third index."""
-    return board[move_to(move)] & 7
-
-
-@njit(cache=True, inline="always")
 def captured_value(board, move):
     """Nominal value of the piece a capture takes (quiescence's delta pruning)."""
     return PIECE_VALUE[board[move_to(move)] & 7]
