@@ -8,8 +8,7 @@ the margin over beta (guarded for endings without pieces), internal iterative re
 extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
 ``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
 reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
-SPRT keeps them: more reduction at expected cut nodes (``CUT_NODE_REDUCTION``) and after a capture
-from the table (``TT_CAPTURE_REDUCTION``), and correction history, a learnt correction of the static evaluation by
+SPRT keeps them: correction history, a learnt correction of the static evaluation by
 the game's structure key (``CORRECTION_WEIGHT``). Move ordering: hash move -> winning and equal captures by MVV/LVA
 -> two killers and the countermove -> quiets by butterfly and continuation history -> losing
 captures. Repetitions are found through a small hash of the keys on the path and judged by the game's rules
@@ -85,8 +84,6 @@ P_LMR_DIVISOR = _param("LMR_DIVISOR")
 P_LMR_MIN_DEPTH = _param("LMR_MIN_DEPTH")
 P_STAT_OFFSET = _param("STAT_OFFSET")
 P_STAT_DIVISOR = _param("STAT_DIVISOR")
-P_CUT_NODE_REDUCTION = _param("CUT_NODE_REDUCTION")
-P_TT_CAPTURE_REDUCTION = _param("TT_CAPTURE_REDUCTION")
 P_FUTILITY_DEPTH = _param("FUTILITY_DEPTH")
 P_FUTILITY_MARGIN = _param("FUTILITY_MARGIN")
 P_RAZOR_MARGIN = _param("RAZOR_MARGIN")
@@ -119,12 +116,9 @@ P_MOVE_LIMIT_DAMPING = _param("MOVE_LIMIT_DAMPING")
 P_ROOT_REPETITION_THREEFOLD = _param("ROOT_REPETITION_THREEFOLD")
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history; whether
-# that move's check is not to be extended; the move a singular-extension search leaves out (0: none); whether
-# the node is an expected cut node (set by its parent before each call: a null-window search expected to fail
-# high, as Stockfish's cutNode).
-SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED, \
-    SS_CUT_NODE = range(10)
-SS_LEN = 10
+# that move's check is not to be extended; the move a singular-extension search leaves out (0: none).
+SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED = range(9)
+SS_LEN = 9
 
 ORDER_HASH = 1 << 30
 ORDER_CAPTURE = 1 << 29
@@ -596,7 +590,6 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     raw_static = NO_EVAL
     bound_score, bound, tt_depth = NO_SCORE, BOUND_NONE, -1
     excluded = ss[ply, SS_EXCLUDED]                 # a singular-extension search of this node leaves it out
-    cut_node = 0 if root or pv_node else ss[ply, SS_CUT_NODE]
 
     # Step 1. Enter the node.  The root is not counted, and the game is not over there (the driver knows).
     if root:
@@ -678,7 +671,6 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         key = keys[n_ply, 0]
         reps[key & REP_MASK] += 1
         ss[ply, SS_HIST] = -1
-        ss[ply + 1, SS_CUT_NODE] = 1 - cut_node
         make_null_move(st, hist, keys)
         score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, depth - 1 - r,
                      ply + 1, -beta, -beta + 1)
@@ -738,7 +730,6 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     legal = 0
     path_dep = 0
     lmp_count = (ctrl[P_LMP_BASE] + depth * depth) // (2 - improving)
-    tt_capture = hash_move != 0 and is_capture(board, hash_move)
     lmr_factor = lmr_depth_factor(depth, ctrl[P_LMR_DIVISOR])
     for i in range(first, n):
         if root:
@@ -786,10 +777,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         _do_move(board, st, hist, keys, reps, m)
 
         # Step 14. Search the move: the first with the full window, the others with a null window (late quiet
-        # ones reduced first), re-searched when they surprise.  Each child is told whether it is an expected cut
-        # node: a reduced search's child is, a full-depth null-window child is what this node is not.
+        # ones reduced first), re-searched when they surprise.
         if legal == 1:
-            ss[ply + 1, SS_CUT_NODE] = 0 if pv_node else 1 - cut_node
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                          ply + 1, -beta, -alpha)
         else:
@@ -799,25 +788,18 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 r = lmr
                 if not pv_node:
                     r += 1
-                if cut_node:
-                    r += ctrl[P_CUT_NODE_REDUCTION]
-                if tt_capture:
-                    r += ctrl[P_TT_CAPTURE_REDUCTION]
                 if not improving:
                     r += 1
                 stat = _quiet_history(history, h, prev1, prev2) - ctrl[P_STAT_OFFSET]
                 divisor = ctrl[P_STAT_DIVISOR]
                 r -= stat // divisor if stat >= 0 else -((-stat) // divisor)
                 r = max(0, min(r, depth - 2))
-            ss[ply + 1, SS_CUT_NODE] = 1 if r > 0 else 1 - cut_node
             score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth - r,
                          ply + 1, -alpha - 1, -alpha)
             if score > alpha and r > 0:
-                ss[ply + 1, SS_CUT_NODE] = 1 - cut_node
                 score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                              ply + 1, -alpha - 1, -alpha)
             if score > alpha and score < beta and ctrl[C_STOP] == 0:
-                ss[ply + 1, SS_CUT_NODE] = 0
                 score = -pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps, net, new_depth,
                              ply + 1, -beta, -alpha)
         _undo_move(board, st, hist, keys, reps)

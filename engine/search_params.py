@@ -45,13 +45,6 @@ PARAMS = (
     Param("LMR_MIN_DEPTH", 3, 2, 6, 1, "no reductions below this depth"),
     Param("STAT_OFFSET", 4000, -4000, 16000, 500, "history above this reduces less"),
     Param("STAT_DIVISOR", 16384, 4000, 50000, 1500, "history per ply of reduction"),
-    # Expected cut nodes (a null-window child of a reduced search or of a node that was itself expected to fail
-    # low) reduce their late quiets this much more (off until an SPRT keeps it).
-    Param("CUT_NODE_REDUCTION", 0, 0, 3, 1, "more plies of reduction at an expected cut node (0: off)", tuned=False),
-    # When the table's move is a capture, the quiets after it are less likely to matter: reduce them more (off
-    # until an SPRT keeps it).
-    Param("TT_CAPTURE_REDUCTION", 0, 0, 2, 1, "more plies of reduction for quiets when the table's move is a capture "
-          "(0: off)", tuned=False),
     # Pruning.
     Param("FUTILITY_DEPTH", 7, 2, 12, 1, "reverse futility below this depth"),
     Param("FUTILITY_MARGIN", 140, 40, 400, 15, "reverse futility margin per ply"),
