@@ -98,7 +98,6 @@ P_LMP_BASE = _param("LMP_BASE")
 P_PARENT_FUTILITY_DEPTH = _param("PARENT_FUTILITY_DEPTH")
 P_PARENT_FUTILITY_BASE = _param("PARENT_FUTILITY_BASE")
 P_PARENT_FUTILITY_PER_PLY = _param("PARENT_FUTILITY_PER_PLY")
-P_CONT_HISTORY_PRUNE_DEPTH = _param("CONT_HISTORY_PRUNE_DEPTH")
 P_QS_DELTA_MARGIN = _param("QS_DELTA_MARGIN")
 P_CORRECTION_WEIGHT = _param("CORRECTION_WEIGHT")
 P_CORRECTION_LIMIT = _param("CORRECTION_LIMIT")
@@ -359,14 +358,6 @@ def _quiet_history(history, h, prev1, prev2):
     if prev2 >= 0:
         score += history[_continuation_index(prev2, h)]
     return score
-
-
-@kernel(inline="always")
-def _refuted_by_continuation(history, h, prev1, prev2):
-    """Has a quiet move failed after each of the last two moves, by its continuation histories (below zero)?  A
-    missing move (the root's past, a null move) counts as a failure, as in Stockfish."""
-    return ((prev1 < 0 or history[_continuation_index(prev1, h)] < 0)
-            and (prev2 < 0 or history[_continuation_index(prev2, h)] < 0))
 
 
 @kernel(inline="always")
@@ -745,16 +736,13 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         lmr = lmr_reduction(lmr_factor, legal)
 
         # Step 13. Shallow-depth pruning of late quiet moves (never of checks, never before a move has scored):
-        # late-move pruning, futility pruning by the reduced depth, and (CONT_HISTORY_PRUNE_DEPTH) quiets that
-        # both continuation histories refute.
+        # late-move pruning and futility pruning by the reduced depth.
         if (not root and not checked and not capture and best > -MATE_BOUND and depth < ctrl[P_LMP_DEPTH]
                 and quiet_order < ORDER_KILLER):
             lmr_depth = max(depth - 1 - lmr, 0)
             if ((legal > lmp_count or (lmr_depth < ctrl[P_PARENT_FUTILITY_DEPTH] and static
                                        + ctrl[P_PARENT_FUTILITY_BASE]
-                                       + ctrl[P_PARENT_FUTILITY_PER_PLY] * lmr_depth <= alpha)
-                 or (lmr_depth < ctrl[P_CONT_HISTORY_PRUNE_DEPTH]
-                     and _refuted_by_continuation(history, h, prev1, prev2)))
+                                       + ctrl[P_PARENT_FUTILITY_PER_PLY] * lmr_depth <= alpha))
                     and not gives_check(board, st, m)):
                 continue
 

@@ -60,8 +60,6 @@ PARAMS = (
     Param("PARENT_FUTILITY_DEPTH", 6, 2, 12, 1, "futility pruning of quiets below this reduced depth"),
     Param("PARENT_FUTILITY_BASE", 160, 30, 500, 20, "its margin: base ..."),
     Param("PARENT_FUTILITY_PER_PLY", 110, 30, 400, 15, "... plus this per ply"),
-    Param("CONT_HISTORY_PRUNE_DEPTH", 0, 0, 8, 1, "prune quiets both continuation histories refute below this "
-          "reduced depth (0: off)", tuned=False),
     Param("QS_DELTA_MARGIN", 200, 40, 600, 25, "quiescence delta pruning margin"),
     # Correction history: by side and the game's structure key (chess: the pawns; xiangqi: soldiers, advisors
     # and elephants), a running measure of how far searches found the static evaluation off, added to it (off

@@ -16,10 +16,9 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 
 
-@pytest.mark.parametrize("name, on", [("CONT_HISTORY_PRUNE_DEPTH", 3), ("CORRECTION_WEIGHT", 100)])
+@pytest.mark.parametrize("name, on", [("CORRECTION_WEIGHT", 100)])
 def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
-    """Pruning of
-    quiets their continuation histories refute (step 13) and correction history wait for an SPRT: off by default.  Turned on, the
+    """Correction history waits for an SPRT: off by default.  Turned on, the
     search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
     the search without it finds, at the same distance (perhaps more)."""
     from engine.game import game_named
