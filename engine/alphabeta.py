@@ -7,11 +7,9 @@ static evaluation and "improving", check extension, razoring, reverse futility, 
 the margin over beta (guarded for endings without pieces), internal iterative reduction, singular
 extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
 ``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
-reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE). Off by default until an
-SPRT keeps them: correction history, a learnt correction of the static evaluation by
-the game's structure key (``CORRECTION_WEIGHT``). Move ordering: hash move -> winning and equal captures by MVV/LVA
--> two killers and the countermove -> quiets by butterfly and continuation history -> losing
-captures. Repetitions are found through a small hash of the keys on the path and judged by the game's rules
+reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE).  Move ordering: hash
+move -> winning and equal captures by MVV/LVA -> two killers and the countermove -> quiets by butterfly and
+continuation history -> losing captures. Repetitions are found through a small hash of the keys on the path and judged by the game's rules
 (xiangqi: the Asian rules). A score that depends on the path (a repetition, the move limit) is never stored in the
 table, nor the result of a node whose deciding move led to one; near the move limit the table settles nothing (and
 static scores may fade: MOVE_LIMIT_DAMPING).
@@ -54,7 +52,7 @@ GAME_INTERFACE = (
     "generate_moves", "is_legal", "in_check", "gives_check", "make_move", "unmake_move", "make_null_move",
     "unmake_null_move", "evaluate", "is_capture", "capture_order", "captured_value",
     "history_index", "HISTORY_SIZE", "see_ge", "null_move_allowed", "no_move_score", "repetition_score",
-    "MOVE_LIMIT_PLIES", "probe_tables", "tables_type", "net_evaluate", "structure_key",
+    "MOVE_LIMIT_PLIES", "probe_tables", "tables_type", "net_evaluate",
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
 kernel = TEMPLATE.kernel
@@ -99,8 +97,6 @@ P_PARENT_FUTILITY_DEPTH = _param("PARENT_FUTILITY_DEPTH")
 P_PARENT_FUTILITY_BASE = _param("PARENT_FUTILITY_BASE")
 P_PARENT_FUTILITY_PER_PLY = _param("PARENT_FUTILITY_PER_PLY")
 P_QS_DELTA_MARGIN = _param("QS_DELTA_MARGIN")
-P_CORRECTION_WEIGHT = _param("CORRECTION_WEIGHT")
-P_CORRECTION_LIMIT = _param("CORRECTION_LIMIT")
 P_CHECK_STORES_ASKED_DEPTH = _param("CHECK_STORES_ASKED_DEPTH")
 P_IMPROVING_PAST_CHECK = _param("IMPROVING_PAST_CHECK")
 P_SEE_PRUNE_DEPTH = _param("SEE_PRUNE_DEPTH")
@@ -128,18 +124,14 @@ ORDER_SEARCHED_QUIET = -(1 << 29)   # marks, once searched, the quiets a cut-off
 ORDER_SEARCHED_CAPTURE = ORDER_SEARCHED_QUIET - 1   # ... and the captures, which it does not
 NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 
-# The history array holds four tables, indexed by the game's history index F (piece and destination):
+# The history array holds three tables, indexed by the game's history index F (piece and destination):
 #   [0, F)             butterfly history of quiet moves
 #   [F, 2F)            the countermove to the previous move (a move, not a score)
 #   [2F, 2F + F * F)   continuation history: a quiet move's success after the move one or two plies before it
-#   [2F + F * F, ... + 2 * 2^STRUCTURE_BITS)  correction history, by side and the game's structure key, in
-#                      CORRECTION_GRAIN-ths of a centipawn
 # Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.  The limits, the
 # bonus, and the search's margins, depths and reductions are the tunable parameters (engine.search_params),
 # read from ctrl[P_...] at run time.
 LMR_SIZE = 64, 256              # the reduction table covers depths and move numbers up to these
-STRUCTURE_BITS = 14             # a game's structure_key is below 2^STRUCTURE_BITS
-CORRECTION_GRAIN = 16           # correction history counts sixteenths of a centipawn
 
 
 def _log_table(n):
@@ -172,7 +164,7 @@ def reset_ctrl(ctrl, params) -> None:
 
 def history_size(history_entries: int) -> int:
     """Length of the history array for a game with ``history_entries`` history indices."""
-    return 2 * history_entries + history_entries * history_entries + (2 << STRUCTURE_BITS)
+    return 2 * history_entries + history_entries * history_entries
 
 
 def _padded_ctrl():
@@ -398,33 +390,6 @@ def _stat_bonus(ctrl, depth):
     return ctrl[P_BONUS_QUADRATIC] * d * d + ctrl[P_BONUS_LINEAR] * d + ctrl[P_BONUS_CONSTANT]
 
 
-@kernel(inline="always")
-def _correction_index(board, st):
-    """Where the correction history of the side to move and the position's structure lies."""
-    size = HISTORY_SIZE
-    return 2 * size + size * size + (st[ST_SIDE] << STRUCTURE_BITS) + structure_key(board, st)
-
-
-@kernel(inline="always")
-def _corrected(static, board, st, history, ctrl):
-    """The static evaluation plus CORRECTION_WEIGHT percent of its correction history (off at 0)."""
-    weight = ctrl[P_CORRECTION_WEIGHT]
-    if weight == 0:
-        return static
-    c = history[_correction_index(board, st)] * weight
-    c = c // (100 * CORRECTION_GRAIN) if c >= 0 else -((-c) // (100 * CORRECTION_GRAIN))
-    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, static + c))
-
-
-@kernel(inline="always")
-def _update_correction(board, st, history, ctrl, best, static, depth):
-    """A search found the node worth ``best`` where its static evaluation said ``static``: move the correction
-    toward the difference, more for deeper searches, by at most a quarter of the limit at a time."""
-    limit = ctrl[P_CORRECTION_LIMIT] * CORRECTION_GRAIN
-    bonus = max(-limit // 4, min(limit // 4, (best - static) * depth * CORRECTION_GRAIN // 8))
-    _gravity(history, _correction_index(board, st), bonus, limit)
-
-
 @kernel()
 def _update_quiet_stats(board, ss, ctrl, history, ply, move, depth, moves, order, n_tried):
     """A quiet move refuted the opponent: it becomes the first killer and the countermove to the previous
@@ -517,7 +482,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     stand = -INFINITE
     if not checked:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        stand = _corrected(_damped(raw_static, st, hist, ctrl), board, st, history, ctrl)
+        stand = _damped(raw_static, st, hist, ctrl)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -641,7 +606,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     else:
         extended = False
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        static = _corrected(_damped(raw_static, st, hist, ctrl), board, st, history, ctrl)
+        static = _damped(raw_static, st, hist, ctrl)
         ss[ply, SS_EVAL] = static
         improving = is_improving(ss, ply, static, ctrl[P_IMPROVING_PAST_CHECK])
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
@@ -818,12 +783,6 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     if legal == 0:
         return alpha if excluded != 0 else no_move_score(checked, ply)    # (the move left out was the only one)
     ss[ply, SS_PATH_DEP] = path_dep
-    # Correction history learns from a quiet result that says more than the static evaluation did: not from a
-    # cut-off at or below it, nor from a fail-low at or above it.
-    if (ctrl[P_CORRECTION_WEIGHT] != 0 and not checked and excluded == 0 and path_dep == 0
-            and abs(best) < MATE_BOUND and (best <= alpha0 or not is_capture(board, best_move))
-            and not (best >= beta and best <= static) and not (best <= alpha0 and best >= static)):
-        _update_correction(board, st, history, ctrl, best, static, depth)
     if path_dep == 0 and not root and excluded == 0:
         stored_depth = depth - (1 if extended else 0) if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
         _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, stored_depth, ply)

@@ -61,12 +61,6 @@ PARAMS = (
     Param("PARENT_FUTILITY_BASE", 160, 30, 500, 20, "its margin: base ..."),
     Param("PARENT_FUTILITY_PER_PLY", 110, 30, 400, 15, "... plus this per ply"),
     Param("QS_DELTA_MARGIN", 200, 40, 600, 25, "quiescence delta pruning margin"),
-    # Correction history: by side and the game's structure key (chess: the pawns; xiangqi: soldiers, advisors
-    # and elephants), a running measure of how far searches found the static evaluation off, added to it (off
-    # until an SPRT keeps it).
-    Param("CORRECTION_WEIGHT", 0, 0, 200, 10, "percent of the correction added to the static evaluation (0: off)",
-          tuned=False),
-    Param("CORRECTION_LIMIT", 128, 16, 512, 8, "the largest correction, in centipawns"),
 
     # Issue 31's fixes 1 and 6, off: a node in check stores the depth it was asked for, not the one its check
     # extension searched; improving compares with our last turn not in check.  Together they lost their SPRT on

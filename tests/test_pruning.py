@@ -16,31 +16,6 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
 
 
 
-@pytest.mark.parametrize("name, on", [("CORRECTION_WEIGHT", 100)])
-def test_pruning_that_waits_for_an_sprt_changes_the_tree_and_finds_every_mate(name, on):
-    """Correction history waits for an SPRT: off by default.  Turned on, the
-    search over the bench positions (depth 8, a fresh table each) takes a different tree, finds every mate
-    the search without it finds, at the same distance (perhaps more)."""
-    from engine.game import game_named
-    from engine.search_params import DEFAULTS, INDEX
-    from engine.searcher import Searcher, search_once
-    assert DEFAULTS[INDEX[name]] == 0
-    bench = game_named("xiangqi").bench()
-    runs = []
-    for params in ({}, {name: on}):
-        results = []
-        for fen in bench.FENS:
-            searcher = Searcher(16)
-            searcher.set_params(params)
-            r = search_once(Position(fen), depth=8, searcher=searcher)
-            results.append((r.best, r.info.score, r.info.nodes))
-        runs.append(results)
-    plain, tried = runs
-    assert [nodes for _, _, nodes in plain] != [nodes for _, _, nodes in tried]
-    mates = [(i, score) for i, (_, score, _) in enumerate(plain) if score > 29000]
-    assert len(mates) == 8 and all(tried[i][1] == score for i, score in mates)
-
-
 def _depths_stored_after_checks(pos, params, depth):
     """Search ``pos`` to ``depth`` with these search parameters, then {check: the depth the table holds for the
     position after it (None: nothing)} for each checking move of the root."""
@@ -118,50 +93,3 @@ def test_singular_extension_is_not_stacked_on_a_line_already_extended():
         mates.append(search_once(Position(fen), nodes=60_000, searcher=searcher).info.mate)
     assert mates == [3, None, 3], mates
 
-
-def _history_tables(game, params, start, stop):
-    """The history array's [start:stop] after a depth-8 search of the game's second bench position, without
-    and with these search parameters (a fresh searcher each)."""
-    from engine.game import game_named
-    from engine.searcher import Searcher, search_once
-    g = game_named(game)
-    tables = []
-    for values in ({}, params):
-        searcher = Searcher(16)
-        searcher.set_params(values)
-        search_once(g.position(g.bench().FENS[1]), depth=8, searcher=searcher)
-        tables.append(searcher.history[start:stop].astype(int))
-    return tables
-
-
-@pytest.mark.parametrize("game", ["xiangqi", "chess"])
-def test_correction_history_is_learnt_only_with_its_switch_by_structure_and_within_its_limit(game):
-    """Correction history closes the history array (``alphabeta``'s layout): 2^STRUCTURE_BITS entries a side,
-    untouched by a search without the switch; with it, a middlegame search leaves corrections of both signs,
-    each within CORRECTION_LIMIT, in few entries (one structure key for the many positions that share the
-    pawns, or the soldiers, advisors and elephants); and the key is the structure's alone: a move of another
-    piece keeps it, a pawn's move changes it."""
-    from engine import alphabeta
-    from engine.chess import constants as chess
-    from engine.game import game_named
-    from engine.move import move_from, move_to
-    from engine.xiangqi import constants as xiangqi
-    g = game_named(game)
-    kernels = g.kernels()
-    size = kernels.HISTORY_SIZE
-    start = 2 * size + size * size
-    fen = g.bench().FENS[1]
-    plain, learnt = _history_tables(game, {"CORRECTION_WEIGHT": 100, "CORRECTION_LIMIT": 64}, start, None)
-    assert len(plain) == 2 << alphabeta.STRUCTURE_BITS
-    assert not plain.any()
-    assert (learnt > 0).sum() >= 3 and (learnt < 0).sum() >= 3
-    assert (learnt != 0).sum() < 2000 and abs(learnt).max() <= 64 * alphabeta.CORRECTION_GRAIN
-    pos = g.position(fen)
-    key = kernels.structure_key(pos.board, pos.st)
-    assert 0 <= key < 1 << alphabeta.STRUCTURE_BITS
-    kinds = {"chess": (chess.PAWN,), "xiangqi": (xiangqi.PAWN, xiangqi.ADVISOR, xiangqi.ELEPHANT)}[game]
-    pos.push(next(m for m in pos.legal_moves() if pos.board[move_from(m)] & 7 not in kinds
-                  and pos.board[move_to(m)] & 7 not in kinds))
-    assert kernels.structure_key(pos.board, pos.st) == key
-    pos.push(next(m for m in pos.legal_moves() if pos.board[move_from(m)] & 7 == kinds[0]))
-    assert kernels.structure_key(pos.board, pos.st) != key

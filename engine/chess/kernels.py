@@ -22,8 +22,6 @@ from .see import see_ge  # noqa: F401
 from .tables.probe import tb_probe
 
 HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
-STRUCTURE_SHIFT = np.uint64(64 - _alphabeta.STRUCTURE_BITS)   # structure_key keeps the mixed pawns' top bits
-STRUCTURE_MIX = np.array([0x9E3779B97F4A7C15, 0xD6E8FEB86659FD93], np.uint64)   # odd: multiplying mixes bits
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
 
 
@@ -74,15 +72,6 @@ def captured_value(board, move):
 @njit(cache=True, inline="always")
 def history_index(board, move):
     return board[move_from(move)] * NSQ + move_target(move)
-
-
-@njit(cache=True, inline="always")
-def structure_key(board, st):
-    """The pawns (both colours' bitboards, mixed), below 2^STRUCTURE_BITS (``alphabeta``): what correction
-    history is keyed by."""
-    white = bb(st, ST_BB + PAWN) * STRUCTURE_MIX[0]
-    black = bb(st, ST_BB + BLACK_BIT + PAWN) * STRUCTURE_MIX[1]
-    return np.int64((white ^ black) >> STRUCTURE_SHIFT)
 
 
 @njit(cache=True)

@@ -24,8 +24,6 @@ from .see import see_ge as _see_ge
 from .tables.probe import tb_probe
 
 HISTORY_SIZE = PIECE_CODES * NSQ        # quiet-move history by (piece code, destination)
-STRUCTURE_SHIFT = np.uint64(64 - _alphabeta.STRUCTURE_BITS)   # structure_key keeps the mixed pieces' top bits
-STRUCTURE_MIX = np.uint64(0x9E3779B97F4A7C15)   # odd: multiplying mixes the bits
 MVV_SCALE, LVA_SCALE = 16, 16           # captures ordered by victim value first, cheaper attacker second
 
 
@@ -63,18 +61,6 @@ def captured_value(board, move):
 def history_index(board, move):
     """The moving piece and its destination, as one index below HISTORY_SIZE."""
     return board[move_from(move)] * NSQ + move_to(move)
-
-
-@njit(cache=True, inline="always")
-def structure_key(board, st):
-    """The soldiers, advisors and elephants (each piece and square, mixed), below 2^STRUCTURE_BITS
-    (``alphabeta``): what correction history is keyed by."""
-    key = np.uint64(0)
-    for sq in range(NSQ):
-        kind = board[sq] & 7
-        if kind == PAWN or kind == ADVISOR or kind == ELEPHANT:
-            key = (key ^ np.uint64(board[sq] * NSQ + sq + 1)) * STRUCTURE_MIX
-    return np.int64(key >> STRUCTURE_SHIFT)
 
 
 @njit(cache=True)
