@@ -97,8 +97,6 @@ P_PARENT_FUTILITY_DEPTH = _param("PARENT_FUTILITY_DEPTH")
 P_PARENT_FUTILITY_BASE = _param("PARENT_FUTILITY_BASE")
 P_PARENT_FUTILITY_PER_PLY = _param("PARENT_FUTILITY_PER_PLY")
 P_QS_DELTA_MARGIN = _param("QS_DELTA_MARGIN")
-P_CHECK_STORES_ASKED_DEPTH = _param("CHECK_STORES_ASKED_DEPTH")
-P_IMPROVING_PAST_CHECK = _param("IMPROVING_PAST_CHECK")
 P_SEE_PRUNE_DEPTH = _param("SEE_PRUNE_DEPTH")
 P_SEE_QUIET_MARGIN = _param("SEE_QUIET_MARGIN")
 P_SEE_CAPTURE_MARGIN = _param("SEE_CAPTURE_MARGIN")
@@ -265,13 +263,10 @@ def _evaluate(board, st, hist, keys, ctrl, net):
 
 
 @njit(cache=True, inline="always")
-def is_improving(ss, ply, static, past_check):
-    """Is the static evaluation at ``ply`` better than at our last turn -- two plies up, or (``past_check``)
-    four when we were in check two plies up and had no evaluation there?  True when there is nothing to compare
-    with."""
+def is_improving(ss, ply, static):
+    """Is the static evaluation at ``ply`` better than at our last turn, two plies up?  True when there is
+    nothing to compare with (no such ply, or a turn in check there)."""
     before = ss[ply - 2, SS_EVAL] if ply >= 2 else -INFINITE
-    if before == -INFINITE and past_check and ply >= 4:
-        before = ss[ply - 4, SS_EVAL]
     return before == -INFINITE or static > before
 
 
@@ -600,15 +595,13 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         raw_static = NO_EVAL
         ss[ply, SS_EVAL] = -INFINITE
         improving = False
-        extended = ply == 0 or ss[ply - 1, SS_NO_EXTENSION] == 0
-        if extended:
+        if ply == 0 or ss[ply - 1, SS_NO_EXTENSION] == 0:
             depth += 1                              # check extension (CHECK_EXTENSION_SEE: not of a losing check)
     else:
-        extended = False
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
         static = _damped(raw_static, st, hist, ctrl)
         ss[ply, SS_EVAL] = static
-        improving = is_improving(ss, ply, static, ctrl[P_IMPROVING_PAST_CHECK])
+        improving = is_improving(ss, ply, static)
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND
 
     # Step 7. Razoring: one ply left and far below alpha: only a capture can help.
@@ -784,8 +777,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         return alpha if excluded != 0 else no_move_score(checked, ply)    # (the move left out was the only one)
     ss[ply, SS_PATH_DEP] = path_dep
     if path_dep == 0 and not root and excluded == 0:
-        stored_depth = depth - (1 if extended else 0) if ctrl[P_CHECK_STORES_ASKED_DEPTH] != 0 else depth
-        _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, stored_depth, ply)
+        _store_tt(tt, keys, st, ctrl, best_move, best, raw_static, alpha0, beta, depth, ply)
     return best
 
 

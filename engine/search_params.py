@@ -62,13 +62,6 @@ PARAMS = (
     Param("PARENT_FUTILITY_PER_PLY", 110, 30, 400, 15, "... plus this per ply"),
     Param("QS_DELTA_MARGIN", 200, 40, 600, 25, "quiescence delta pruning margin"),
 
-    # Issue 31's fixes 1 and 6, off: a node in check stores the depth it was asked for, not the one its check
-    # extension searched; improving compares with our last turn not in check.  Together they lost their SPRT on
-    # the network (H0, -15.6 +- 11.5 after 2,339 games, README), so they stay here only as switches to rework.
-    Param("CHECK_STORES_ASKED_DEPTH", 0, 0, 1, 1, "1: a node in check stores the depth it was asked for",
-          tuned=False),
-    Param("IMPROVING_PAST_CHECK", 0, 0, 1, 1, "1: improving compares with our last turn not in check",
-          tuned=False),
 
     # Pruning by exchange at shallow depth: a late move that loses material by exchange (SEE) beyond a margin
     # that grows with the depth is not searched; never a check (8: kept by an SPRT in each game, chess's +25 +- 16

@@ -35,37 +35,6 @@ def _depths_stored_after_checks(pos, params, depth):
     return stored
 
 
-@pytest.mark.parametrize("depth", [3, 4])
-def test_a_node_in_check_stores_the_depth_it_was_asked_for(depth):
-    """Issue 31's fix 1, behind ``CHECK_STORES_ASKED_DEPTH`` until an SPRT keeps it.  The node in check searches
-    one ply deeper (the check extension), but it was asked for ``depth - 1`` by the root and stores that: an
-    entry claiming the extended depth would settle a later visit asked for one ply more with the search of one
-    ply less -- as it does with the switch off.  Red's chariot has two checks here (b0b9, b0d0)."""
-    for fixed in (0, 1):
-        pos = Position("3k5/4a4/4b4/p3p4/9/9/4P4/4B4/4A4/1R2K4 w - - 0 1")
-        stored = _depths_stored_after_checks(pos, {"CHECK_STORES_ASKED_DEPTH": fixed}, depth)
-        assert len(stored) == 2 and max(stored.values()) == depth - fixed, stored
-
-
-def test_improving_compares_with_our_last_turn_not_in_check():
-    """Issue 31's fix 6, behind ``IMPROVING_PAST_CHECK`` until an SPRT keeps it: ``improving`` (prune less when
-    the static evaluation rose since our last turn) compares with two plies up, or four when that turn was in
-    check (no evaluation: -INFINITE); nothing to compare with is improving.  Without the switch, a turn in
-    check two plies up makes every node improving."""
-    import numpy as np
-    from engine.alphabeta import SS_EVAL, is_improving
-    from engine.scores import INFINITE
-    ss = np.zeros((8, 8), np.int64)
-    ss[:, SS_EVAL] = [50, 0, -INFINITE, 0, 40, 0, 0, 0]
-    assert not is_improving(ss, 2, 50, 1) and is_improving(ss, 2, 51, 1)      # two plies up: 50
-    assert not is_improving(ss, 6, 40, 1) and is_improving(ss, 6, 41, 1)      # two plies up: 40
-    assert not is_improving(ss, 4, 50, 1) and is_improving(ss, 4, 51, 1)      # in check two up: four up, 50
-    assert is_improving(ss, 4, -500, 0)                                       # the switch off: no comparison
-    ss[4, SS_EVAL] = -INFINITE
-    assert is_improving(ss, 6, -500, 1)                                       # in check two and four up
-    assert is_improving(ss, 1, -500, 1) and is_improving(ss, 0, -500, 1)     # nothing to compare with
-
-
 @pytest.mark.parametrize("switch", [0, 1])
 def test_a_check_that_loses_material_is_extended_only_without_the_switch(switch):
     """``CHECK_EXTENSION_SEE``: the node in check searches one ply deeper unless the check that made it loses
