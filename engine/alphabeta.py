@@ -100,7 +100,6 @@ P_QS_DELTA_MARGIN = _param("QS_DELTA_MARGIN")
 P_SEE_PRUNE_DEPTH = _param("SEE_PRUNE_DEPTH")
 P_SEE_QUIET_MARGIN = _param("SEE_QUIET_MARGIN")
 P_SEE_CAPTURE_MARGIN = _param("SEE_CAPTURE_MARGIN")
-P_CHECK_EXTENSION_SEE = _param("CHECK_EXTENSION_SEE")
 P_SINGULAR_DEPTH = _param("SINGULAR_DEPTH")
 P_SINGULAR_MARGIN = _param("SINGULAR_MARGIN")
 P_SINGULAR_LINE_EXTENSION = _param("SINGULAR_LINE_EXTENSION")
@@ -596,7 +595,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         ss[ply, SS_EVAL] = -INFINITE
         improving = False
         if ply == 0 or ss[ply - 1, SS_NO_EXTENSION] == 0:
-            depth += 1                              # check extension (CHECK_EXTENSION_SEE: not of a losing check)
+            depth += 1                              # check extension (not of a check a singular move gave)
     else:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
         static = _damped(raw_static, st, hist, ctrl)
@@ -718,8 +717,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         new_depth = depth - 1 + extension
         ss[ply, SS_MOVE] = m
         ss[ply, SS_HIST] = h
-        ss[ply, SS_NO_EXTENSION] = 1 if extension != 0 or (ctrl[P_CHECK_EXTENSION_SEE] != 0 and gives_check(
-            board, st, m) and not see_ge(board, st, m, 0)) else 0
+        ss[ply, SS_NO_EXTENSION] = 1 if extension != 0 else 0
         _do_move(board, st, hist, keys, reps, m)
 
         # Step 14. Search the move: the first with the full window, the others with a null window (late quiet

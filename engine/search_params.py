@@ -69,10 +69,6 @@ PARAMS = (
     Param("SEE_PRUNE_DEPTH", 8, 0, 14, 1, "prune losing exchanges below this depth (0: off)", tuned=False),
     Param("SEE_QUIET_MARGIN", 60, 0, 300, 10, "a quiet may lose this much per ply of its reduced depth ..."),
     Param("SEE_CAPTURE_MARGIN", 150, 0, 600, 20, "... a capture this much per ply of depth"),
-    # A check that loses material by exchange is not extended, as Stockfish 11 does (off: in xiangqi mating
-    # attacks are chains of sacrificial checks; see the SPRT table).
-    Param("CHECK_EXTENSION_SEE", 0, 0, 1, 1, "1: a check that loses material by exchange is not extended",
-          tuned=False),
     # Singular extension: the table's move is searched a ply deeper when the other moves, searched to half the
     # depth, all fail below its stored score less a margin; a check so extended is not extended again (8: kept by
     # an SPRT in each game, xiangqi's with SINGULAR_LINE_EXTENSION 1; Stockfish 11's form, every check extended as

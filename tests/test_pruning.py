@@ -15,38 +15,6 @@ def test_null_move_is_not_tried_where_zugzwang_is_likely(fen, allowed):
     assert bool(pos.game.kernels().null_move_allowed(pos.board, pos.st)) is allowed
 
 
-
-def _depths_stored_after_checks(pos, params, depth):
-    """Search ``pos`` to ``depth`` with these search parameters, then {check: the depth the table holds for the
-    position after it (None: nothing)} for each checking move of the root."""
-    from engine import tt
-    from engine.searcher import Searcher, search_once
-    searcher = Searcher(16)
-    searcher.set_params(params)
-    search_once(pos, depth=depth, searcher=searcher)
-    stored = {}
-    for move in pos.legal_moves():
-        pos.push(move)
-        if pos.in_check():
-            key, lock = pos.keys[pos.ply]
-            found, _, _, entry_depth, _, _ = tt.tt_probe(searcher.tt, key, lock)
-            stored[pos.move_name(move)] = int(entry_depth) if found else None
-        pos.pop()
-    return stored
-
-
-@pytest.mark.parametrize("switch", [0, 1])
-def test_a_check_that_loses_material_is_extended_only_without_the_switch(switch):
-    """``CHECK_EXTENSION_SEE``: the node in check searches one ply deeper unless the check that made it loses
-    material by exchange.  White's rook has two checks: a1a8 (the knight takes it) and a1e1 (safe); the node
-    after each stores the depth it searched, the root's depth 2 less one, plus one where extended.  (At depth 2
-    the child's entry is its first: a later iteration would take its cut from it -- fix 1's story.)"""
-    from engine.game import game_named
-    pos = game_named("chess").position("4k3/5ppp/1n6/8/8/8/8/R6K w - - 0 1")
-    stored = _depths_stored_after_checks(pos, {"CHECK_EXTENSION_SEE": switch}, 2)
-    assert stored == {"a1a8": 2 - switch, "a1e1": 2}, stored
-
-
 def test_singular_extension_is_not_stacked_on_a_line_already_extended():
     """``SINGULAR_LINE_EXTENSION``: a node is singular-extended only where its line so far reaches at most that
     many plies beyond the root's depth (xiangqi's default: 1).  Unbounded, in this mate in 3 of the test set (Red
