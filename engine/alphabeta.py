@@ -105,7 +105,6 @@ P_SINGULAR_MARGIN = _param("SINGULAR_MARGIN")
 P_SINGULAR_LINE_EXTENSION = _param("SINGULAR_LINE_EXTENSION")
 P_MOVE_LIMIT_HORIZON = _param("MOVE_LIMIT_HORIZON")
 P_MOVE_LIMIT_DAMPING = _param("MOVE_LIMIT_DAMPING")
-P_ROOT_REPETITION_THREEFOLD = _param("ROOT_REPETITION_THREEFOLD")
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history; whether
 # that move's check is not to be extended; the move a singular-extension search leaves out (0: none).
@@ -220,7 +219,7 @@ def _enter_node(board, st, hist, keys, ctrl, ss, reps, ply):
     hist[n_ply, H_CHECK] = 1 if checked else 0
     rep = NO_SCORE
     if reps[keys[n_ply, 0] & REP_MASK] != 0:
-        rep = repetition_score(board, st, hist, keys, n_ply - ply if ctrl[P_ROOT_REPETITION_THREEFOLD] != 0 else 0)
+        rep = repetition_score(board, st, hist, keys)
         if rep != NO_SCORE:
             ss[ply, SS_PATH_DEP] = 1
     return checked, rep

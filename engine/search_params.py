@@ -84,10 +84,6 @@ PARAMS = (
     # The move limit (60 moves in xiangqi, 50 in chess).
     Param("MOVE_LIMIT_HORIZON", 4, 0, 16, 1, "plies of extensions beyond the depth that may reach the limit"),
     Param("MOVE_LIMIT_DAMPING", 0, 0, 100, 8, "percent of a static score lost at the limit"),
-    # A repetition whose earlier occurrence lies in the game before the root is judged (draw, or a rule's win
-    # or loss) only when threefold, as a referee does: the opponent may still vary (off until an SPRT keeps it).
-    Param("ROOT_REPETITION_THREEFOLD", 0, 0, 1, 1, "1: a cycle that began before the root counts at threefold",
-          tuned=False),
 )
 
 # The time manager's (engine.timeman): how the soft limit of a clock search is planned and then scaled after each

@@ -259,38 +259,9 @@ def test_judge_command():
     assert run("--fen", "4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 120 80") == "draw 60-move"
 
 
-@pytest.mark.parametrize("game, fen, cycle", [
-    ("xiangqi", "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1", "f1e1 f2e2 e1f1 e2f2"),
-    ("chess", "4k3/8/8/8/8/8/8/4K2R w - - 0 1", "h1h2 e8d8 h2h1 d8e8"),
-])
-def test_a_repetition_that_began_before_the_root_counts_only_when_threefold(game, fen, cycle):
-    """``ROOT_REPETITION_THREEFOLD``'s kernel side: after one cycle the position has occurred twice.  With the
-    root at 0 (the switch off, or the cycle inside the search) that is judged; with the root after the first
-    occurrence it is not, until a second cycle makes it threefold."""
-    from engine.game import game_named
-    from engine.scores import NO_SCORE
-    g = game_named(game)
-    pos = g.position(fen)
-    repetition_score = g.kernels().repetition_score
-    for m in cycle.split():
-        pos.push(pos.parse_move(m))
-    assert repetition_score(*pos.arrays, 0) != NO_SCORE
-    assert repetition_score(*pos.arrays, 1) == NO_SCORE
-    for m in cycle.split():
-        pos.push(pos.parse_move(m))
-    assert repetition_score(*pos.arrays, 0) != NO_SCORE
-    assert repetition_score(*pos.arrays, pos.ply) != NO_SCORE
-
-
-def test_search_judges_a_cycle_begun_before_the_root_only_when_threefold():
+def test_search_judges_a_cycle_begun_before_the_root_at_its_first_repetition():
     """Black's soldier has checked twice; checking again repeats a position of the game (twofold).  The search
-    scores that a rule loss at once; with ``ROOT_REPETITION_THREEFOLD`` it is not final yet (a referee waits
-    for the third occurrence), so the search of the check sees an ordinary position."""
+    scores that a rule loss at once, as it scores a repetition inside the search."""
     from engine.scores import RULE_WIN_SCORE
     fen = "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1"
     assert _search(fen, "f1e1 f2e2 e1f1", only="e2f2", depth=1) == ("e2f2", -RULE_WIN_SCORE)
-    best, score = _search(fen, "f1e1 f2e2 e1f1", only="e2f2", depth=1, params={"ROOT_REPETITION_THREEFOLD": 1})
-    assert best == "e2f2" and abs(score) < 1000
-    # Deeper too: Black may check this once more and vary after it, so the check is not lost.
-    best, score = _search(fen, "f1e1 f2e2 e1f1", only="e2f2", params={"ROOT_REPETITION_THREEFOLD": 1})
-    assert best == "e2f2" and score > -1000

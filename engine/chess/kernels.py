@@ -88,21 +88,17 @@ def no_move_score(checked, ply):
 
 
 @njit(cache=True)
-def repetition_score(board, st, hist, keys, root):
+def repetition_score(board, st, hist, keys):
     """A draw if the position occurred before, since the last capture or pawn move and with no null move in
-    between (the search scores the first repetition as the draw a threefold one would be), unless that
-    occurrence precedes ply ``root`` (the game before the search): then only a threefold one is a draw."""
+    between (the search scores the first repetition as the draw a threefold one would be)."""
     ply = st[ST_PLY]
     first = max(0, ply - hist[ply, H_CLOCK])
-    seen = 0
     i = ply - 2
     while i >= first:
         if hist[i, H_MOVE] == NULL_MOVE or hist[i + 1, H_MOVE] == NULL_MOVE:
             break
         if keys[i, 0] == keys[ply, 0] and keys[i, 1] == keys[ply, 1]:
-            seen += 1
-            if i >= root or seen == 2:
-                return DRAW_SCORE
+            return DRAW_SCORE
         i -= 2
     return NO_SCORE
 

@@ -234,13 +234,10 @@ def judge_cycle(board, st, hist, keys, start):
 
 
 @njit(cache=True)
-def repetition_score(board, st, hist, keys, root):
-    """For the search: the score of the current position if it repeats an earlier one, else NO_SCORE.  A
-    repetition whose latest earlier occurrence precedes ply ``root`` (the game before the search) is judged only
-    when threefold: the opponent there may still vary.  (``root`` 0: every repetition counts.)"""
+def repetition_score(board, st, hist, keys):
+    """For the search: the score of the current position if it repeats an earlier one (its first repetition,
+    judged by the rules as the referee would judge the third), else NO_SCORE."""
     start = find_repetition(st, hist, keys, 2)
-    if 0 <= start < root:
-        start = find_repetition(st, hist, keys, 3)
     if start < 0:
         return NO_SCORE
     verdict, reason = judge_cycle(board, st, hist, keys, start)
