@@ -11,8 +11,7 @@ reductions adjusted by history; quiescence with delta pruning and no losing capt
 move -> winning and equal captures by MVV/LVA -> two killers and the countermove -> quiets by butterfly and
 continuation history -> losing captures. Repetitions are found through a small hash of the keys on the path and judged by the game's rules
 (xiangqi: the Asian rules). A score that depends on the path (a repetition, the move limit) is never stored in the
-table, nor the result of a node whose deciding move led to one; near the move limit the table settles nothing (and
-static scores may fade: MOVE_LIMIT_DAMPING).
+table, nor the result of a node whose deciding move led to one; near the move limit the table settles nothing.
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
 order of the previous iteration; the best one found is moved to the front.
@@ -104,7 +103,6 @@ P_SINGULAR_DEPTH = _param("SINGULAR_DEPTH")
 P_SINGULAR_MARGIN = _param("SINGULAR_MARGIN")
 P_SINGULAR_LINE_EXTENSION = _param("SINGULAR_LINE_EXTENSION")
 P_MOVE_LIMIT_HORIZON = _param("MOVE_LIMIT_HORIZON")
-P_MOVE_LIMIT_DAMPING = _param("MOVE_LIMIT_DAMPING")
 # Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
 # this ply with its history index (-1: none or a null move), for countermoves and continuation history; whether
 # that move's check is not to be extended; the move a singular-extension search leaves out (0: none).
@@ -233,18 +231,6 @@ def sees_move_limit(clock, depth, limit, horizon):
     return clock + depth + horizon >= limit
 
 
-@njit(cache=True, inline="always")
-def damped(score, clock, limit, percent):
-    """A static score drawn toward the draw as the move clock runs: by ``percent * clock / limit`` percent of
-    itself (``percent`` of it at the limit), the same for both sides, so that the search prefers to make
-    progress (a capture resets the clock) while it can and does not believe in an edge the limit will erase."""
-    span = 100 * limit
-    kept = span - percent * clock
-    if score >= 0:
-        return score * kept // span
-    return -((-score * kept) // span)
-
-
 @kernel(inline="always")
 def _static(board, st, hist, keys, net):
     """The game's static evaluation: its network's when one is loaded (``net``, see ``engine.nnue.kernels``),
@@ -254,10 +240,6 @@ def _static(board, st, hist, keys, net):
     return evaluate(board, st)
 
 
-@kernel(inline="always")
-def _evaluate(board, st, hist, keys, ctrl, net):
-    """The game's static evaluation, damped toward the move limit (``damped``)."""
-    return _damped(_static(board, st, hist, keys, net), st, hist, ctrl)
 
 
 @njit(cache=True, inline="always")
@@ -268,15 +250,11 @@ def is_improving(ss, ply, static):
     return before == -INFINITE or static > before
 
 
-@kernel(inline="always")
-def _damped(raw, st, hist, ctrl):
-    """A static evaluation ``raw`` as the node uses it: damped by the node's move clock (``damped``)."""
-    return damped(raw, hist[st[ST_PLY], H_CLOCK], MOVE_LIMIT_PLIES, ctrl[P_MOVE_LIMIT_DAMPING])
 
 
 @kernel(inline="always")
 def _raw_evaluation(board, st, hist, keys, tt_static, net):
-    """The game's static evaluation of the node, undamped: the table's copy where it has one (``tt_static``,
+    """The game's static evaluation of the node: the table's copy where it has one (``tt_static``,
     else ``NO_EVAL``), computed otherwise."""
     return np.int64(tt_static) if tt_static != NO_EVAL else _static(board, st, hist, keys, net)
 
@@ -430,7 +408,7 @@ def _root_improved(ctrl, root_moves, i, move, score):
 def _probe_tt(tt, keys, st, depth, ply, alpha, beta, pv_node):
     """(hash move, score, static evaluation, stored score, bound, stored depth): the stored move (0 if none);
     where the stored bound settles this node, its score (NO_SCORE otherwise; PV nodes never take a cut from the
-    table); the stored static evaluation, undamped (NO_EVAL if none); the stored score, its bound and its depth,
+    table); the stored static evaluation (NO_EVAL if none); the stored score, its bound and its depth,
     whatever that depth (NO_SCORE, BOUND_NONE and -1 if none)."""
     n_ply = st[ST_PLY]
     found, move, stored, stored_depth, f, static = tt_probe(tt, keys[n_ply, 0], keys[n_ply, 1])
@@ -464,7 +442,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     if rep != NO_SCORE:
         return rep
     if ply >= MAX_PLY:
-        return _evaluate(board, st, hist, keys, ctrl, net)
+        return _static(board, st, hist, keys, net)
     pv_node = beta - alpha > 1
     hash_move, tt_score, raw_static, _, _, _ = _probe_tt(tt, keys, st, 0, ply, alpha, beta, pv_node)
     if tt_score != NO_SCORE and not sees_move_limit(hist[st[ST_PLY], H_CLOCK], 0, MOVE_LIMIT_PLIES,
@@ -475,7 +453,7 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
     stand = -INFINITE
     if not checked:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        stand = _damped(raw_static, st, hist, ctrl)
+        stand = raw_static
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -562,7 +540,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                 return no_move_score(checked, ply)
             return DRAW_SCORE
         if ply >= MAX_PLY:
-            return _evaluate(board, st, hist, keys, ctrl, net)
+            return _static(board, st, hist, keys, net)
 
         # Step 3. Mate-distance pruning: no score here can beat a mate found nearer the root.
         alpha = max(alpha, -MATE_SCORE + ply)
@@ -597,7 +575,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
             depth += 1                              # check extension (not of a check a singular move gave)
     else:
         raw_static = _raw_evaluation(board, st, hist, keys, raw_static, net)
-        static = _damped(raw_static, st, hist, ctrl)
+        static = raw_static
         ss[ply, SS_EVAL] = static
         improving = is_improving(ss, ply, static)
     prunable = not root and not pv_node and not checked and abs(beta) < MATE_BOUND

@@ -83,7 +83,6 @@ PARAMS = (
           "most this many plies beyond the root's depth (99: no bound; xiangqi 1)", tuned=False),
     # The move limit (60 moves in xiangqi, 50 in chess).
     Param("MOVE_LIMIT_HORIZON", 4, 0, 16, 1, "plies of extensions beyond the depth that may reach the limit"),
-    Param("MOVE_LIMIT_DAMPING", 0, 0, 100, 8, "percent of a static score lost at the limit"),
 )
 
 # The time manager's (engine.timeman): how the soft limit of a clock search is planned and then scaled after each

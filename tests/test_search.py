@@ -313,22 +313,10 @@ def test_the_tables_line_of_a_pv_is_walked_within_its_time_and_the_stop():
     assert time.perf_counter() - start < 0.1 + 0.1 and 1 <= SlowTables.probes < MAX_TB_PV
 
 
-def test_scores_fade_toward_the_move_limit():
+def test_a_table_entry_does_not_settle_a_node_near_the_move_limit():
     """The move limit (60 moves in xiangqi, 50 in chess) draws the game, and nothing in the key tells the
-    search how near it is: static scores are damped as the clock runs (half at the limit), and a table entry
-    does not settle a node whose search may reach the limit.  Before, a position scored the same with the
-    clock at 0 and 100 plies, and a search next to the limit took cuts from searches far from it."""
-    from engine.alphabeta import damped, sees_move_limit
-    assert damped(800, 0, 120, 50) == 800 and damped(800, 120, 120, 50) == 400
-    assert damped(-800, 60, 120, 50) == -600 and damped(-7, 33, 100, 50) == -damped(7, 33, 100, 50)
-    assert damped(800, 60, 120, 0) == 800 and damped(800, 120, 120, 100) == 0
+    search how near it is: a table entry does not settle a node whose search (its depth and a horizon of
+    extensions) may reach the limit; before, a search next to the limit took cuts from searches far from it."""
+    from engine.alphabeta import sees_move_limit
     assert not sees_move_limit(10, 12, 120, 4) and sees_move_limit(106, 12, 120, 4)
     assert sees_move_limit(119, 0, 120, 1) and not sees_move_limit(100, 12, 120, 4)
-    fen = "3ak4/4a4/9/9/9/9/4P4/9/9/3K1R3 w - - {} 1"          # Red a rook up, no capture within reach
-    damping = Searcher(16)
-    damping.set_params({"MOVE_LIMIT_DAMPING": 50})           # off by default until an SPRT keeps it
-    fresh = search_once(Position(fen.format(0)), depth=4, searcher=damping).info.score
-    damping.new_game()
-    late = search_once(Position(fen.format(80)), depth=4, searcher=damping).info.score
-    assert fresh > 600 and 0 < late < fresh * 0.8
-    assert search_once(Position(fen.format(80)), depth=4).info.score >= fresh

@@ -80,17 +80,13 @@ def test_table_rule_scores_are_stored_relative_to_the_node():
 
 
 def test_the_search_takes_a_positions_static_evaluation_from_the_table():
-    """A node whose position the table holds does not evaluate it again: it reads the stored evaluation, the
-    game's own (undamped), and damps it by its own move clock.  Planted: every child of the root stored with a
-    bogus static evaluation of 7777 (and a bound that settles nothing); a depth-1 search, whose children stand
-    pat in quiescence, must then score every move -7777 (damped where the clock runs)."""
-    from engine.alphabeta import damped
+    """A node whose position the table holds does not evaluate it again: it reads the stored evaluation.
+    Planted: every child of the root stored with a bogus static evaluation of 7777 (and a bound that settles
+    nothing); a depth-1 search, whose children stand pat in quiescence, must then score every move -7777."""
     from engine.searcher import Searcher, search_once
-    from engine.xiangqi.constants import MOVE_LIMIT_PLIES
     from engine.xiangqi.position import Position
-    for clock, percent in ((0, 0), (60, 50)):
+    for clock in (0, 60):
         searcher = Searcher(1)
-        searcher.set_params({"MOVE_LIMIT_DAMPING": percent})
         pos = Position(f"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - {clock} 1")
         for move in pos.legal_moves():
             pos.push(move)
@@ -99,6 +95,6 @@ def test_the_search_takes_a_positions_static_evaluation_from_the_table():
             tt.tt_store(searcher.tt, key, lock, 0, -20000, 7777, 0, tt.BOUND_LOWER, 0, searcher.age + 1)
             pos.pop()
         result = search_once(pos, depth=1, searcher=searcher)
-        assert result.info.score == -damped(7777, clock + 1, MOVE_LIMIT_PLIES, percent), (clock, percent)
+        assert result.info.score == -7777, clock
     assert search_once(pos, depth=1).info.score > -100        # the position itself is about level
 
