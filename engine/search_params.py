@@ -29,7 +29,7 @@ class Param:
     hi: int
     step: int
     doc: str
-    tuned: bool = True      # False: a switch for a feature that waits for an SPRT, left out of SPSA unless named
+    tuned: bool = True      # False: a structural choice (the depth a feature starts from), not perturbed by SPSA
 
 
 PARAMS = (

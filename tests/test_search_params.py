@@ -29,3 +29,23 @@ def test_binding_by_name_refuses_an_unknown_name():
     with pytest.raises(KeyError):
         alphabeta._param("NO_SUCH_PARAMETER")
 
+
+
+def test_no_switch_is_off_by_default():
+    """A feature waiting for an SPRT lives in ``experiments/`` as a patch, not on main behind a switch left at
+    its "off" value: every parameter that names an off value has another default."""
+    switches = [p.name for p in search_params.PARAMS + search_params.TIME_PARAMS
+                if "off" in p.doc and p.default == 0]
+    assert switches == []
+    assert all(p.default != 0 for p in search_params.PARAMS if p.name.endswith(("_DEPTH", "_WEIGHT")))
+
+
+def test_spsa_tunes_only_parameters_that_act():
+    """SPSA perturbs only what the search reads: every tuned name is a kernel parameter bound in ``alphabeta``
+    or a time parameter the time manager reads."""
+    import inspect
+    from engine import timeman
+    bound = {name[2:] for name in _bound_constants()}
+    clock = inspect.getsource(timeman)
+    for name in search_params.TUNED:
+        assert name in bound or f'"{name}"' in clock, name
