@@ -284,6 +284,13 @@ def _pair(trace, at_mg, at_eg, count):
 
 
 @njit(cache=True, inline="always")
+def _add(trace, at_mg, at_eg, count, mg, eg):
+    """``mg``, ``eg`` plus ``count`` times the parameters at ``at_mg`` and ``at_eg`` (``_pair``), traced."""
+    a, b = _pair(trace, at_mg, at_eg, count)
+    return mg + a, eg + b
+
+
+@njit(cache=True, inline="always")
 def _pawn_attacks(pawns, colour):
     """The squares the pawns of ``colour`` attack."""
     if colour == WHITE:
@@ -299,29 +306,12 @@ def _pawn_rank_and_front(colour, sq):
     return 7 - (sq >> 3), sq - 8
 
 
-# _side and _threats are plain calls, not numba's IR inlining (inline="always"): inlined, their two calls each made
-# one function so large that compiling the evaluation took 122 s of make setup's 200 (13 s so), at the same speed
-# (LLVM still inlines them where it pays; bench times alike).
 @njit(cache=True)
-def _side(st, colour, occ, trace):
-    """``colour``'s terms but the threats, White's view -> (mg, eg, phase, pawns, nominal non-pawn material, its
-    passed pawns, its attacks on the enemy king's zone (squares, counted per piece), and the squares its pawns,
-    knights, bishops, rooks, queens and all its pieces attack)."""
+def _pawn_terms(colour, occ, own_pawns, enemy_pawns, pawn_att, enemy_pawn_att, king, enemy_king, trace):
+    """``colour``'s pawns, White's view -> (mg, eg, its passed pawns)."""
     sign = 1 if colour == WHITE else -1
     enemy = colour ^ 1
-    own = bb(st, ST_OCC + colour)
-    base = ST_BB + colour * BLACK_BIT
-    own_pawns = bb(st, base + PAWN)
-    enemy_pawns = bb(st, ST_BB + enemy * BLACK_BIT + PAWN)
-    pawn_att = _pawn_attacks(own_pawns, colour)
-    enemy_pawn_att = _pawn_attacks(enemy_pawns, enemy)
-    mobility_area = ~own & ~enemy_pawn_att
-    king = st[ST_KING + colour]
-    enemy_king = st[ST_KING + enemy]
-    zone = KING_ATTACKS[enemy_king]
-    mg = eg = phase = non_pawn = 0
-
-    # Pawns.
+    mg = eg = 0
     code = colour * BLACK_BIT + PAWN
     passed = ZERO
     group = own_pawns
@@ -332,51 +322,42 @@ def _side(st, colour, occ, trace):
         rank, front = _pawn_rank_and_front(colour, sq)
         isolated = (own_pawns & ADJACENT_FILES[sq & 7]) == ZERO
         if isolated:
-            a, b = _pair(trace, ISOLATED_MG, ISOLATED_EG, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, ISOLATED_MG, ISOLATED_EG, sign, mg, eg)
         if (own_pawns & FILE_AHEAD[colour, sq]) != ZERO:
-            a, b = _pair(trace, DOUBLED_MG, DOUBLED_EG, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, DOUBLED_MG, DOUBLED_EG, sign, mg, eg)
         backward = (enemy_pawn_att & SQUARE_BB[front]) != ZERO \
             and (own_pawns & ADJACENT_FILES[sq & 7] & PASSED_MASK[enemy, front]) == ZERO
         if backward:
-            a, b = _pair(trace, BACKWARD_MG, BACKWARD_EG, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, BACKWARD_MG, BACKWARD_EG, sign, mg, eg)
         # Isolated or backward with no enemy pawn ahead on its file: open to the enemy's rooks and queens.
         if (isolated or backward) and (enemy_pawns & FILE_AHEAD[colour, sq]) == ZERO:
-            a, b = _pair(trace, WEAK_UNOPPOSED_MG, WEAK_UNOPPOSED_EG, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, WEAK_UNOPPOSED_MG, WEAK_UNOPPOSED_EG, sign, mg, eg)
         if (enemy_pawns & SQUARE_BB[front]) != ZERO:
-            a, b = _pair(trace, BLOCKED_PAWN_MG + rank, BLOCKED_PAWN_EG + rank, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, BLOCKED_PAWN_MG + rank, BLOCKED_PAWN_EG + rank, sign, mg, eg)
         if (pawn_att & SQUARE_BB[sq]) != ZERO or (own_pawns & BESIDE[sq]) != ZERO:
-            a, b = _pair(trace, CONNECTED_MG + rank, CONNECTED_EG + rank, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, CONNECTED_MG + rank, CONNECTED_EG + rank, sign, mg, eg)
         if (enemy_pawns & PASSED_MASK[colour, sq]) == ZERO:
             passed |= SQUARE_BB[sq]
-            a, b = _pair(trace, PASSED_MG + rank, PASSED_EG + rank, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, PASSED_MG + rank, PASSED_EG + rank, sign, mg, eg)
             d = DISTANCE[king, front]
-            a, b = _pair(trace, PASSED_OWN_KING_MG + d, PASSED_OWN_KING_EG + d, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, PASSED_OWN_KING_MG + d, PASSED_OWN_KING_EG + d, sign, mg, eg)
             d = DISTANCE[enemy_king, front]
-            a, b = _pair(trace, PASSED_ENEMY_KING_MG + d, PASSED_ENEMY_KING_EG + d, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, PASSED_ENEMY_KING_MG + d, PASSED_ENEMY_KING_EG + d, sign, mg, eg)
             if (occ & SQUARE_BB[front]) != ZERO:
-                a, b = _pair(trace, PASSED_BLOCKED_MG + rank, PASSED_BLOCKED_EG + rank, sign)
-                mg += a
-                eg += b
+                mg, eg = _add(trace, PASSED_BLOCKED_MG + rank, PASSED_BLOCKED_EG + rank, sign, mg, eg)
 
-    # Knights, bishops, rooks, queens.
+    return mg, eg, passed
+
+
+@njit(cache=True)
+def _piece_terms(st, colour, occ, own, own_pawns, enemy_pawns, pawn_att, enemy_pawn_att, king, enemy_king, trace):
+    """``colour``'s knights, bishops, rooks and queens, White's view -> (mg, eg, phase, their nominal material, how
+    many attack the enemy king's zone, their attacks on it (squares, counted per piece), and the squares its
+    knights, bishops, rooks and queens attack)."""
+    sign = 1 if colour == WHITE else -1
+    mobility_area = ~own & ~enemy_pawn_att
+    zone = KING_ATTACKS[enemy_king]
+    mg = eg = phase = non_pawn = 0
     all_pawns = own_pawns | enemy_pawns
     pawn_behind = (all_pawns >> SHIFT_8) if colour == WHITE else (all_pawns << SHIFT_8)     # a pawn in front
     knight_att = bishop_att = rook_att = queen_att = ZERO
@@ -392,18 +373,12 @@ def _side(st, colour, occ, trace):
             non_pawn += PIECE_VALUE[kind]
             if kind <= BISHOP and (OUTPOST_RANKS[colour] & pawn_att & SQUARE_BB[sq]) != ZERO \
                     and (enemy_pawns & PASSED_MASK[colour, sq] & ADJACENT_FILES[sq & 7]) == ZERO:
-                a, b = _pair(trace, OUTPOST_MG + kind - KNIGHT, OUTPOST_EG + kind - KNIGHT, sign)
-                mg += a
-                eg += b
+                mg, eg = _add(trace, OUTPOST_MG + kind - KNIGHT, OUTPOST_EG + kind - KNIGHT, sign, mg, eg)
             if kind <= BISHOP:
                 i = (kind - KNIGHT) * DISTANCES + DISTANCE[sq, king]
-                a, b = _pair(trace, KING_PROTECTOR_MG + i, KING_PROTECTOR_EG + i, sign)
-                mg += a
-                eg += b
+                mg, eg = _add(trace, KING_PROTECTOR_MG + i, KING_PROTECTOR_EG + i, sign, mg, eg)
                 if (pawn_behind & SQUARE_BB[sq]) != ZERO:
-                    a, b = _pair(trace, MINOR_BEHIND_PAWN_MG, MINOR_BEHIND_PAWN_EG, sign)
-                    mg += a
-                    eg += b
+                    mg, eg = _add(trace, MINOR_BEHIND_PAWN_MG, MINOR_BEHIND_PAWN_EG, sign, mg, eg)
             if kind == KNIGHT:
                 att = KNIGHT_ATTACKS[sq]
                 knight_att |= att
@@ -411,16 +386,12 @@ def _side(st, colour, occ, trace):
                 att = bishop_attacks(sq, occ)
                 bishop_att |= att
                 n = popcount(own_pawns & SAME_COLOUR[sq])
-                a, b = _pair(trace, BISHOP_PAWNS_MG, BISHOP_PAWNS_EG, sign * n)
-                mg += a
-                eg += b
+                mg, eg = _add(trace, BISHOP_PAWNS_MG, BISHOP_PAWNS_EG, sign * n, mg, eg)
             elif kind == ROOK:
                 att = rook_attacks(sq, occ)
                 rook_att |= att
                 if (SEVENTH_RANK[colour] & SQUARE_BB[sq]) != ZERO:
-                    a, b = _pair(trace, ROOK_SEVENTH_MG, ROOK_SEVENTH_EG, sign)
-                    mg += a
-                    eg += b
+                    mg, eg = _add(trace, ROOK_SEVENTH_MG, ROOK_SEVENTH_EG, sign, mg, eg)
                 file_bb = FILE_BB[sq & 7]
                 if (own_pawns & file_bb) == ZERO:
                     if (enemy_pawns & file_bb) == ZERO:
@@ -435,59 +406,34 @@ def _side(st, colour, occ, trace):
                 # In the enemy half, where no enemy pawn can ever attack it.
                 if (ENEMY_HALF[colour] & SQUARE_BB[sq]) != ZERO \
                         and (enemy_pawns & PASSED_MASK[colour, sq] & ADJACENT_FILES[sq & 7]) == ZERO:
-                    a, b = _pair(trace, QUEEN_INFILTRATION_MG, QUEEN_INFILTRATION_EG, sign)
-                    mg += a
-                    eg += b
+                    mg, eg = _add(trace, QUEEN_INFILTRATION_MG, QUEEN_INFILTRATION_EG, sign, mg, eg)
             n = popcount(att & mobility_area)
-            a, b = _pair(trace, MOBILITY_MG[kind] + n, MOBILITY_EG[kind] + n, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, MOBILITY_MG[kind] + n, MOBILITY_EG[kind] + n, sign, mg, eg)
             n = popcount(att & zone)
             attackers += n > 0
             zone_hits += n
-            a, b = _pair(trace, ZONE_MG + kind - KNIGHT, ZONE_EG + kind - KNIGHT, sign * n)
-            mg += a
-            eg += b
-    # Space: the safe centre squares on the own side (SPACE_AREA: no own pawn, no enemy pawn attacks them),
-    # those behind an own pawn counted twice.
-    area = SPACE_AREA[colour] & ~own_pawns & ~enemy_pawn_att
-    if colour == WHITE:
-        behind = (own_pawns >> SHIFT_8) | (own_pawns >> SHIFT_16)
-    else:
-        behind = (own_pawns << SHIFT_8) | (own_pawns << SHIFT_16)
-    n = min(popcount(area) + popcount(area & behind), SPACE_COUNTS - 1)
-    a, b = _pair(trace, SPACE_MG + n, SPACE_EG + n, sign)
-    mg += a
-    eg += b
-    if popcount(bb(st, base + BISHOP)) >= 2:
-        a, b = _pair(trace, BISHOP_PAIR_MG, BISHOP_PAIR_EG, sign)
-        mg += a
-        eg += b
-    n = min(attackers, MAX_ATTACKERS)
-    a, b = _pair(trace, ATTACKERS_MG + n, ATTACKERS_EG + n, sign)
-    mg += a
-    eg += b
+            mg, eg = _add(trace, ZONE_MG + kind - KNIGHT, ZONE_EG + kind - KNIGHT, sign * n, mg, eg)
+    return mg, eg, phase, non_pawn, attackers, zone_hits, knight_att, bishop_att, rook_att, queen_att
 
+
+@njit(cache=True)
+def _king_terms(st, colour, occ, own, own_pawns, enemy_pawns, king, trace):
+    """``colour``'s king, White's view -> (mg, eg)."""
+    sign = 1 if colour == WHITE else -1
+    enemy = colour ^ 1
+    base = ST_BB + colour * BLACK_BIT
     # The king: its square, its shelter (own pawns one or two ranks ahead on its own and the adjacent files) and
     # the files around it without own pawns.
-    code = colour * BLACK_BIT + KING
-    mg += PST_MG[code, king]
-    eg += PST_EG[code, king]
-    term(trace, PST_INDEX[code, king], True, False, sign)
-    term(trace, PST_INDEX[code, king] + TABLE_SIZE, False, True, sign)
+    mg, eg = _on_square(trace, colour * BLACK_BIT + KING, king, sign, 0, 0)
     n = min(popcount(SHIELD_MASK[colour, king] & own_pawns), SHIELD_COUNTS - 1)
-    a, b = _pair(trace, SHIELD_MG + n, SHIELD_EG + n, sign)
-    mg += a
-    eg += b
+    mg, eg = _add(trace, SHIELD_MG + n, SHIELD_EG + n, sign, mg, eg)
     king_file = king & 7
     n = 1 if (own_pawns & FILE_BB[king_file]) == ZERO else 0
     if king_file > 0 and (own_pawns & FILE_BB[king_file - 1]) == ZERO:
         n += 1
     if king_file < 7 and (own_pawns & FILE_BB[king_file + 1]) == ZERO:
         n += 1
-    a, b = _pair(trace, OPEN_FILES_MG + n, OPEN_FILES_EG + n, sign)
-    mg += a
-    eg += b
+    mg, eg = _add(trace, OPEN_FILES_MG + n, OPEN_FILES_EG + n, sign, mg, eg)
     # The pawn storm: on each file at the king, the nearest enemy pawn ahead of it (its distance in ranks).
     storm_zone = PASSED_MASK[colour, king] & enemy_pawns
     for f in range(max(king_file - 1, 0), min(king_file + 1, 7) + 1):
@@ -499,9 +445,7 @@ def _side(st, colour, occ, trace):
             steps = abs((sq >> 3) - (king >> 3))
             if d == 0 or steps < d:
                 d = steps
-        a, b = _pair(trace, STORM_MG + d, STORM_EG + d, sign)
-        mg += a
-        eg += b
+        mg, eg = _add(trace, STORM_MG + d, STORM_EG + d, sign, mg, eg)
     # Own pieces pinned to the king: the only piece between it and an enemy slider that would attack it.
     enemy_base = ST_BB + enemy * BLACK_BIT
     enemy_queens = bb(st, enemy_base + QUEEN)
@@ -514,9 +458,50 @@ def _side(st, colour, occ, trace):
         if blockers != ZERO and (blockers & (blockers - np.uint64(1))) == ZERO and (blockers & own) != ZERO:
             for kind in range(PAWN, KING):
                 if (bb(st, base + kind) & blockers) != ZERO:
-                    a, b = _pair(trace, PINNED_MG + kind - PAWN, PINNED_EG + kind - PAWN, sign)
-                    mg += a
-                    eg += b
+                    mg, eg = _add(trace, PINNED_MG + kind - PAWN, PINNED_EG + kind - PAWN, sign, mg, eg)
+    return mg, eg
+
+
+# _side and _threats are plain calls, not numba's IR inlining (inline="always"): inlined, their two calls each made
+# one function so large that compiling the evaluation took 122 s of make setup's 200 (13 s so), at the same speed
+# (LLVM still inlines them where it pays; bench times alike).  _side's parts are plain calls for the same reason.
+@njit(cache=True)
+def _side(st, colour, occ, trace):
+    """``colour``'s terms but the threats, White's view -> (mg, eg, phase, pawns, nominal non-pawn material, its
+    passed pawns, its attacks on the enemy king's zone (squares, counted per piece), and the squares its pawns,
+    knights, bishops, rooks, queens and all its pieces attack)."""
+    sign = 1 if colour == WHITE else -1
+    enemy = colour ^ 1
+    own = bb(st, ST_OCC + colour)
+    base = ST_BB + colour * BLACK_BIT
+    own_pawns = bb(st, base + PAWN)
+    enemy_pawns = bb(st, ST_BB + enemy * BLACK_BIT + PAWN)
+    pawn_att = _pawn_attacks(own_pawns, colour)
+    enemy_pawn_att = _pawn_attacks(enemy_pawns, enemy)
+    king = st[ST_KING + colour]
+    enemy_king = st[ST_KING + enemy]
+    mg, eg, passed = _pawn_terms(colour, occ, own_pawns, enemy_pawns, pawn_att, enemy_pawn_att, king, enemy_king,
+                                 trace)
+    (piece_mg, piece_eg, phase, non_pawn, attackers, zone_hits,
+     knight_att, bishop_att, rook_att, queen_att) = _piece_terms(st, colour, occ, own, own_pawns, enemy_pawns,
+                                                                 pawn_att, enemy_pawn_att, king, enemy_king, trace)
+    king_mg, king_eg = _king_terms(st, colour, occ, own, own_pawns, enemy_pawns, king, trace)
+    mg += piece_mg + king_mg
+    eg += piece_eg + king_eg
+    # Space: the safe centre squares on the own side (SPACE_AREA: no own pawn, no enemy pawn attacks them),
+    # those behind an own pawn counted twice.
+    area = SPACE_AREA[colour] & ~own_pawns & ~enemy_pawn_att
+    if colour == WHITE:
+        behind = (own_pawns >> SHIFT_8) | (own_pawns >> SHIFT_16)
+    else:
+        behind = (own_pawns << SHIFT_8) | (own_pawns << SHIFT_16)
+    n = min(popcount(area) + popcount(area & behind), SPACE_COUNTS - 1)
+    mg, eg = _add(trace, SPACE_MG + n, SPACE_EG + n, sign, mg, eg)
+    if popcount(bb(st, base + BISHOP)) >= 2:
+        mg, eg = _add(trace, BISHOP_PAIR_MG, BISHOP_PAIR_EG, sign, mg, eg)
+    n = min(attackers, MAX_ATTACKERS)
+    mg, eg = _add(trace, ATTACKERS_MG + n, ATTACKERS_EG + n, sign, mg, eg)
+
     all_att = pawn_att | knight_att | bishop_att | rook_att | queen_att | KING_ATTACKS[king]
     return (mg, eg, phase, popcount(own_pawns), non_pawn, passed, zone_hits,
             pawn_att, knight_att, bishop_att, rook_att, queen_att, all_att)
@@ -538,18 +523,12 @@ def _threats(st, colour, occ, passed, zone_hits, by_pawn, by_knight, by_bishop, 
     mg = eg = 0
     enemy_king = st[ST_KING + enemy]
     n = popcount(KING_ATTACKS[enemy_king] & own_att & ~enemy_guard)
-    a, b = _pair(trace, KING_WEAK_MG + n, KING_WEAK_EG + n, sign)
-    mg += a
-    eg += b
+    mg, eg = _add(trace, KING_WEAK_MG + n, KING_WEAK_EG + n, sign, mg, eg)
     danger = zone_hits + n
     n = popcount(own_att & enemy_att & ~enemy_pawn_att)
-    a, b = _pair(trace, RESTRICTED_MG, RESTRICTED_EG, sign * n)
-    mg += a
-    eg += b
+    mg, eg = _add(trace, RESTRICTED_MG, RESTRICTED_EG, sign * n, mg, eg)
     n = popcount(KING_ATTACKS[st[ST_KING + colour]] & bb(st, ST_OCC + enemy) & ~SQUARE_BB[enemy_king] & ~enemy_att)
-    a, b = _pair(trace, THREAT_BY_KING_MG, THREAT_BY_KING_EG, sign * n)
-    mg += a
-    eg += b
+    mg, eg = _add(trace, THREAT_BY_KING_MG, THREAT_BY_KING_EG, sign * n, mg, eg)
     # Pawn pushes (one step, or two from the start) to squares no enemy pawn attacks and the enemy does not
     # attack unless the own side defends them, and the enemy pieces but pawns and the king they would attack.
     own_pawns = bb(st, ST_BB + colour * BLACK_BIT + PAWN)
@@ -563,9 +542,7 @@ def _threats(st, colour, occ, passed, zone_hits, by_pawn, by_knight, by_bishop, 
     push &= ~enemy_pawn_att & (own_att | ~enemy_att)
     pieces = bb(st, ST_OCC + enemy) & ~enemy_pawns & ~SQUARE_BB[enemy_king]
     n = popcount(_pawn_attacks(push, colour) & pieces)
-    a, b = _pair(trace, PUSH_THREAT_MG, PUSH_THREAT_EG, sign * n)
-    mg += a
-    eg += b
+    mg, eg = _add(trace, PUSH_THREAT_MG, PUSH_THREAT_EG, sign * n, mg, eg)
     # Passed pawns whose squares ahead are all empty and unattacked by the enemy (by rank), or else whose next
     # square is.
     blocked = occ | enemy_att
@@ -594,17 +571,13 @@ def _threats(st, colour, occ, passed, zone_hits, by_pawn, by_knight, by_bishop, 
         else:
             checks = (diagonal | straight) & by_queen
         if (checks & safe) != ZERO:
-            a, b = _pair(trace, SAFE_CHECK_MG + kind - KNIGHT, SAFE_CHECK_EG + kind - KNIGHT, sign)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, SAFE_CHECK_MG + kind - KNIGHT, SAFE_CHECK_EG + kind - KNIGHT, sign, mg, eg)
             danger += 2
     # King danger, with a queen to lead the attack: the attacks on the enemy king's zone, its weak squares and
     # twice the kinds of safe check together, as one index (a table, so the fit finds the curve).
     if bb(st, ST_BB + colour * BLACK_BIT + QUEEN) != ZERO:
         i = min(danger, DANGER_SIZE - 1)
-        a, b = _pair(trace, KING_DANGER_MG + i, KING_DANGER_EG + i, sign)
-        mg += a
-        eg += b
+        mg, eg = _add(trace, KING_DANGER_MG + i, KING_DANGER_EG + i, sign, mg, eg)
     for victim in range(PAWN, KING):
         targets = bb(st, enemy_base + victim)
         if targets == ZERO:
@@ -622,13 +595,9 @@ def _threats(st, colour, occ, passed, zone_hits, by_pawn, by_knight, by_bishop, 
             else:
                 att = by_queen
             n = popcount(att & targets)
-            a, b = _pair(trace, THREAT_MG[attacker] + i, THREAT_EG[attacker] + i, sign * n)
-            mg += a
-            eg += b
+            mg, eg = _add(trace, THREAT_MG[attacker] + i, THREAT_EG[attacker] + i, sign * n, mg, eg)
         n = popcount(targets & own_att & ~enemy_att)
-        a, b = _pair(trace, HANGING_MG + i, HANGING_EG + i, sign * n)
-        mg += a
-        eg += b
+        mg, eg = _add(trace, HANGING_MG + i, HANGING_EG + i, sign * n, mg, eg)
     return mg, eg
 
 
