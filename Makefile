@@ -94,7 +94,7 @@ tune: setup
 	$(BIN)/python -m engine.tune fit $(TUNE_GAME) --data $(TUNE_DATA)
 
 # The win/draw/loss model (UCI_ShowWDL, engine/wdl.py): self-play games (1,000 by default, played into
-# tune/wdl-<settings>.txt.gz unless there already) fitted into engine/$(GAME)/wdl_params.py, whose header records how.
+# tune/wdl-<settings>.txt.gz unless there already) fitted into engine/$(GAME)/wdl.json, whose provenance records how.
 .PHONY: wdl
 wdl: setup
 	$(BIN)/python -m engine.tune wdl --game $(GAME)

@@ -11,7 +11,7 @@ A game is a package under ``engine/`` with
 * ``evaluate``   the evaluation, with its parameter layout (``LAYOUT``) and how the tuner writes its blocks
 * ``warm``       ``warm(pos)``: the kernels the Python edge calls, loaded before a game (``engine.warmup``)
 * ``tuning``     what the evaluation tuner needs to know of it (engine.tune);  ``bench``  ``shuai bench``'s positions
-* ``wdl_params`` the win/draw/loss model's values fitted to the game's self-play (``engine.wdl``)
+* ``wdl.json`` the win/draw/loss model's values fitted to the game's self-play (``engine.wdl``)
 * ``tables``     the game's parts of the endgame tables (``engine.egtb``): material names, file suffix and
                  magic, ``Tablebases``, the sets ``shuai tb build`` knows, whether a table may be built in
                  slices; ``tables.generate`` its generator
@@ -94,8 +94,12 @@ class Game:
     def default_network(self) -> Optional[str]:
         """The game's own evaluation network (``EvalFile``'s default; engine.nnue), in its package; None for a
         game that has none yet (it evaluates with its hand-written evaluation)."""
-        path = ROOT / Path(*self.package.split(".")) / "network.nnue"
+        path = self.package_file("network.nnue")
         return str(path) if path.is_file() else None
+
+    def package_file(self, name: str) -> Path:
+        """The game's data file ``name`` in its package (shipped with it: pyproject's package-data)."""
+        return ROOT / Path(*self.package.split(".")) / name
 
     def tuning(self):
         """What the evaluation tuner needs to know of the game (engine.tune): its start, regularisation, scale
@@ -109,7 +113,7 @@ class Game:
     def wdl(self):
         """The game's win/draw/loss model (``engine.wdl.WdlModel``), as fitted to its self-play."""
         from .wdl import WdlModel
-        return WdlModel.from_module(self._module("wdl_params"))
+        return WdlModel.from_file(self.package_file("wdl.json"))
 
     def warm(self, pos) -> None:
         """Load (or compile) the game's kernels that the Python edge calls, beyond the search's."""

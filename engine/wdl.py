@@ -14,7 +14,7 @@ later in a game.  Each is a quadratic in the ply, given by its values at three k
 and ``ply_cap`` -- and held at its ``ply_cap`` value beyond (few games last longer, so the fit knows little of
 them).  ``a >= 0`` keeps ``win + loss <= 1``.  The model is symmetric: ``wdl(-s)`` is ``wdl(s)`` reversed.
 
-Each game's fitted values live in its package (``engine/<game>/wdl_params.py``, read by ``Game.wdl()``).  Mate
+Each game's fitted values live in its package (``engine/<game>/wdl.json``, read by ``Game.wdl()``).  Mate
 scores are certain: a mate for the side to move is ``1000 0 0``, being mated ``0 0 1000``.  Nothing here imports
 numba: the protocol thread formats ``info`` lines with it.
 """
@@ -48,9 +48,19 @@ class WdlModel:
     b: tuple            # the logistic's width (centipawns) at the same plies
 
     @classmethod
-    def from_module(cls, params) -> "WdlModel":
-        """The model of a parameter module (``PLY_CAP``, ``A``, ``B``; written by ``engine.tune.wdl``)."""
-        return cls(params.PLY_CAP, tuple(params.A), tuple(params.B))
+    def from_file(cls, path) -> "WdlModel":
+        """The model a tuner wrote (``engine.tune.wdl``): a JSON object with ``ply_cap`` (a positive integer),
+        ``a`` and ``b`` (three numbers each), beside its ``provenance``.  Anything else is a ValueError."""
+        import json
+        from pathlib import Path
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            ply_cap, a, b = int(data["ply_cap"]), tuple(map(float, data["a"])), tuple(map(float, data["b"]))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{path}: not a win/draw/loss model ({e})") from None
+        if ply_cap <= 0 or len(a) != 3 or len(b) != 3 or not all(map(np.isfinite, a + b)):
+            raise ValueError(f"{path}: not a win/draw/loss model (ply_cap {ply_cap}, a {a}, b {b})")
+        return cls(ply_cap, a, b)
 
     def shape(self, ply):
         """(a, b) at ``ply`` (a number or an array)."""

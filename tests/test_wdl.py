@@ -1,5 +1,6 @@
 """Win/draw/loss chances (``engine.wdl``, ``UCI_ShowWDL``): the fitted models' arithmetic for both games, the
 fit on a small made-up sample, and the numbers as the engine process and the terminal game's hint show them."""
+import json
 import re
 
 import numpy as np
@@ -48,8 +49,8 @@ def test_the_fitted_model_means_what_it_says(game):
     """``a`` is the score at which a win is 50% likely, the draw takes the rest; the values come from the
     tuner's command, with their provenance."""
     model = game.wdl()
-    params = __import__(f"{game.package}.wdl_params", fromlist=["PROVENANCE"])
-    assert params.PROVENANCE["command"].startswith("python -m engine.tune wdl")
+    provenance = json.loads(game.package_file("wdl.json").read_text())["provenance"]
+    assert provenance["command"].startswith("python -m engine.tune wdl")
     for ply in PLIES:
         a = model.even_score(ply)
         assert 0 < a < 2000                         # the fit's range (engine.tune.wdl.A_RANGE)
@@ -166,3 +167,18 @@ def test_the_play_hint_shows_the_same_numbers(thinker_factory):
     cp = round(float(m.group(1)) * 100)
     per_mille = tuple(round(float(x) * 10) for x in m.groups()[1:])
     assert sum(per_mille) == 1000 and per_mille == position_wdl(XIANGQI.position(fen), cp)
+
+
+def test_a_model_file_is_written_and_read_back_and_a_bad_one_refused(tmp_path):
+    """``engine.tune.wdl.write_model`` writes what ``WdlModel.from_file`` reads; a file that is not a model (not
+    JSON, a field missing, two values instead of three, a ply cap of 0) is one ValueError naming the file."""
+    from engine.tune.wdl import write_model
+    model = WdlModel(200, (100.0, 300.0, 900.0), (150.0, 140.0, 220.0))
+    path = tmp_path / "wdl.json"
+    write_model(path, model, {"command": "test"}, "xiangqi")
+    assert WdlModel.from_file(path) == model
+    for text in ("not json", '{"ply_cap": 200, "a": [1, 2, 3]}', '{"ply_cap": 200, "a": [1, 2], "b": [1, 2, 3]}',
+                 '{"ply_cap": 0, "a": [1, 2, 3], "b": [1, 2, 3]}', "[]"):
+        path.write_text(text)
+        with pytest.raises(ValueError, match="wdl.json: not a win/draw/loss model"):
+            WdlModel.from_file(path)

@@ -1,6 +1,6 @@
 """``python -m engine.tune data`` makes the tuner's positions (``make tune-data``); ``python -m engine.tune fit``
 fits the evaluation's parameters to them and writes ``engine/xiangqi/eval_params.py`` (``make tune``);
-``python -m engine.tune wdl`` plays games and fits the win/draw/loss model to them (``engine/<game>/wdl_params.py``).
+``python -m engine.tune wdl`` plays games and fits the win/draw/loss model to them (``engine/<game>/wdl.json``).
 With ``--game chess`` (``make tune-data GAME=chess``, ``make tune GAME=chess``) the same for chess: positions in
 ``tune/chess-positions.txt.gz``, parameters in ``engine/chess/eval_params.py``."""
 import sys
@@ -185,7 +185,7 @@ def fit(game, data_path, out, start, lam, iterations, lr, l2, scale, limit, vali
               help=f"Nodes searched per move.  [default: {defaults('SELFPLAY_NODES')}]")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63), default=None, help="[default: engine.tune.wdl.SEED]")
 @click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True)
-@click.option("--out", default=None, help="Parameter module to write.  [default: engine/<game>/wdl_params.py]")
+@click.option("--out", default=None, help="Model file to write.  [default: engine/<game>/wdl.json]")
 def wdl(game, games, nodes, seed, workers, out):
     """Fit the win/draw/loss model (UCI_ShowWDL) to self-play games: played into tune/wdl-<settings>.txt.gz
     unless that file is there already (the games depend on the settings alone), then fitted."""
@@ -220,7 +220,7 @@ def wdl(game, games, nodes, seed, workers, out):
         "date": datetime.date.today().isoformat(),
     }
     out = out or W.params_path(game)
-    W.write_wdl_params(out, model, provenance, game)
+    W.write_model(out, model, provenance, game)
     print(f"{model}; wrote {out}, {time.monotonic() - t0:.0f} s")
 
 

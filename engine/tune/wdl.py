@@ -7,12 +7,11 @@ same side's view -- the model is symmetric, so whose view does not matter.  The 
 the results: the mean of -log(the chance the model gave the result that happened), over the six knot values
 (``a`` and ``b`` at three plies), one at a time by golden-section search (``fit.golden_section``), sweeping
 until a sweep gains almost nothing.  The last tenth of the positions (the last games) is held out and its loss
-reported.  The result is written as ``engine/<game>/wdl_params.py``, with its provenance.
+reported.  The result is written as ``engine/<game>/wdl.json``, with its provenance.
 """
 from __future__ import annotations
 
-import importlib
-import pprint
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -106,23 +105,15 @@ def data_path(game: str, games: int, seed: int, nodes: int) -> str:
 
 
 def params_path(game: str) -> Path:
-    """The game's parameter module: ``engine/<game>/wdl_params.py``."""
-    return Path(importlib.import_module(game_named(game).package).__file__).with_name("wdl_params.py")
+    """The game's model file: ``engine/<game>/wdl.json``."""
+    return game_named(game).package_file("wdl.json")
 
 
-def write_wdl_params(path, model: WdlModel, provenance: dict, game: str) -> None:
-    """Write the parameter module ``Game.wdl()`` reads."""
-    text = "\n".join([
-        f'"""The win/draw/loss model of {game} (engine/wdl.py), written by engine/tune/wdl.py -- do not edit by hand.',
-        "",
-        "a: the score (centipawns, the side to move's) at which a win is 50% likely; b: the logistic's width;",
-        "each at ply 0, PLY_CAP / 2 and PLY_CAP, a quadratic in the ply between them.",
-        '"""',
-        "",
-        "PROVENANCE = " + pprint.pformat(provenance, width=110, sort_dicts=False),
-        "",
-        f"PLY_CAP = {model.ply_cap}",
-        f"A = {tuple(float(v) for v in model.a)}",
-        f"B = {tuple(float(v) for v in model.b)}",
-    ])
-    Path(path).write_text(text + "\n", encoding="utf-8")
+def write_model(path, model: WdlModel, provenance: dict, game: str) -> None:
+    """Write the model file ``Game.wdl()`` reads (``WdlModel.from_file``)."""
+    data = {"about": f"The win/draw/loss model of {game} (engine/wdl.py), written by engine/tune/wdl.py: a is the "
+                     "score (centipawns, the side to move's) at which a win is 50% likely, b the logistic's width, "
+                     "each at ply 0, ply_cap / 2 and ply_cap, a quadratic in the ply between them.",
+            "provenance": provenance, "ply_cap": int(model.ply_cap),
+            "a": [float(v) for v in model.a], "b": [float(v) for v in model.b]}
+    Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
