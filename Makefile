@@ -69,12 +69,18 @@ book: setup
 	$(BIN)/shuai book build --selfplay 300 --plies 12 --nodes 20000 --randomness medium --seed 1 --min-games 2 \
 		--out engine/book/xiangqi.book
 
-# SPRT of the working tree against an earlier commit (every search or evaluation change must pass one):
-#   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5] [GAME=chess]   -- see scripts/sprt.sh
+# SPRT of the working tree against an earlier commit (every search or evaluation change must pass one); the
+# result is appended to docs/results/sprt.tsv.  Each knob left empty keeps `shuai sprt --help`'s default:
+#   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5] [GAME=chess] [GAMES=] [CONCURRENCY=] [OUT=]
+#             [NEW_OPTIONS=] [BASE_OPTIONS=] [RESUME=W,D,L/...] [NOTE=]
 .PHONY: sprt
 sprt: setup
 	@test -n "$(BASE)" || { echo "usage: make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5]"; exit 2; }
-	scripts/sprt.sh $(BASE)
+	$(BIN)/shuai sprt $(BASE) --game $(GAME) $(if $(TC),--tc $(TC)) $(if $(ELO0),--elo0 $(ELO0)) \
+		$(if $(ELO1),--elo1 $(ELO1)) $(if $(GAMES),--games $(GAMES)) $(if $(CONCURRENCY),--concurrency $(CONCURRENCY)) \
+		$(if $(OUT),--out $(OUT)) $(if $(NEW_OPTIONS),--new-options '$(NEW_OPTIONS)') \
+		$(if $(BASE_OPTIONS),--base-options '$(BASE_OPTIONS)') $(if $(RESUME),--resume '$(RESUME)') \
+		$(if $(NOTE),--note '$(NOTE)')
 
 # The evaluation tuner's training data (issue 13): quiet positions from self-play at a fixed node count,
 # reproducible from the seed (about 47 minutes on 2 cores for the default 9,500 games, 1.06 million positions).

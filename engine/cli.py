@@ -149,11 +149,14 @@ def setup(directory):
 from .book.cli import book  # noqa: E402
 from .egtb.cli import tb  # noqa: E402
 from .match.cli import match  # noqa: E402
+from .match.sprt import freeze, sprt  # noqa: E402
 from .play.cli import play  # noqa: E402
 
 main.add_command(book)
+main.add_command(freeze)
 main.add_command(match)
 main.add_command(play)
+main.add_command(sprt)
 main.add_command(tb)
 
 
