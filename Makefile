@@ -37,20 +37,21 @@ test: setup $(CLUSTER_STAMP)
 # move generation (perft), mate puzzles at 1 s (and ours within node budgets, alone), search speed at 2 s a
 # position and the `shuai bench` signature,
 # and start-up (seconds to ucciok and readyok, numba's cache warm and cold).
+# (`shuai bench --help` lists every benchmark.)
 bench: setup
-	$(BIN)/python scripts/bench_perft.py
-	$(BIN)/python scripts/bench_chess_perft.py
-	$(BIN)/python scripts/bench_mates.py --movetime 1000
-	$(BIN)/python scripts/bench_mates_nodes.py
-	$(BIN)/python scripts/bench_search.py --movetime 2000
-	$(BIN)/python scripts/bench_startup.py
+	$(BIN)/shuai bench perft --startup
+	$(BIN)/shuai bench perft --game chess
+	$(BIN)/shuai bench mates --movetime 1000
+	$(BIN)/shuai bench mates-nodes
+	$(BIN)/shuai bench search --movetime 2000
+	$(BIN)/shuai bench startup
 
 # Issue 16's benchmark (about 25 minutes on 2 cores): the default table set built on one machine, on a local
 # Ray instance and on Ray with its larger tables sliced (wall times, files compared), and the largest table
 # this machine builds in reasonable time with its peak memory.
 .PHONY: bench-cluster
 bench-cluster: setup $(CLUSTER_STAMP)
-	$(BIN)/python scripts/bench_cluster.py --sliced --largest KRvKNAABB
+	$(BIN)/shuai bench cluster --sliced --largest KRvKNAABB
 
 # The long matches (hours): Shuai vs MaxQi, vs Fairy-Stockfish, and a 100-game time-forfeit check;
 # PGN, engine logs and summaries under $(MATCH_OUT).  See scripts/match.sh for the knobs (games, time controls).

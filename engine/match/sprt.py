@@ -67,7 +67,9 @@ def make_copy(copy: FrozenCopy) -> None:
         for table in [*ROOT.glob("tablebases/*.xtb"), *ROOT.glob("tablebases/*.ctb")]:
             shutil.copy2(table, partial / "tablebases")
         partial.rename(copy.directory)
-    subprocess.run(copy.command.split() + ["warmup"], cwd=copy.directory, check=True, stdout=subprocess.DEVNULL)
+    if subprocess.run(copy.command.split() + ["warmup"], cwd=copy.directory, stdout=subprocess.DEVNULL).returncode:
+        raise click.ClickException(f"the copy of {copy.commit} in {copy.directory} does not start (files the "
+                                   f"commit lacks? git stash create leaves untracked files out)")
 
 
 def run_name(new: str, base: str, new_options: str, base_options: str) -> str:
