@@ -27,7 +27,7 @@ import click
 
 from ..match.engines import EngineError
 from . import DATA
-from .uci import VARIANT, UciEngine, start_engines
+from .uci import VARIANT, UciEngine, engine_options, start_engines
 
 PUZZLES = DATA / "mate-puzzles.jsonl"
 
@@ -123,10 +123,7 @@ def run_one(engine: UciEngine, fen: str, movetime: int) -> dict:
               show_default="tests/data/mate-puzzles.jsonl")
 @click.option("--movetime", type=click.IntRange(1), default=1000, show_default=True, help="ms per puzzle.")
 @click.option("--limit", type=click.IntRange(0), default=0, help="Only the first N puzzles (0: all).")
-@click.option("--ours", default=None, help="Our engine's command.  [default: .venv/bin/shuai]")
-@click.option("--reference", default="/usr/games/fairy-stockfish", show_default=True)
-@click.option("--hash", "hash_mb", type=click.IntRange(1), default=64, show_default=True,
-              help="Hash MB for both engines.")
+@engine_options
 @click.option("--parallel", is_flag=True,
               help="Search each puzzle with both engines at once (one core each) instead of in turn.")
 @click.option("--prove/--no-prove", default=True, help="Try to prove mates shorter than the file's.")

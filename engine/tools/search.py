@@ -18,7 +18,7 @@ import sys
 import click
 
 from . import ROOT
-from .uci import start_engines
+from .uci import engine_options, start_engines
 
 
 def bench_fens() -> list[str]:
@@ -37,10 +37,7 @@ def signature(cmd: list[str]) -> str:
 @click.command()
 @click.option("--movetime", type=click.IntRange(1), default=2000, show_default=True, help="ms per position.")
 @click.option("--limit", type=click.IntRange(0), default=0, help="Only the first N positions (0: all).")
-@click.option("--ours", default=None, help="Our engine's command.  [default: .venv/bin/shuai]")
-@click.option("--reference", default="/usr/games/fairy-stockfish", show_default=True)
-@click.option("--hash", "hash_mb", type=click.IntRange(1), default=64, show_default=True,
-              help="Hash MB for both engines.")
+@engine_options
 @click.option("--signature/--no-signature", "with_signature", default=True, help="Run `shuai bench` after.")
 def search(movetime, limit, ours, reference, hash_mb, with_signature):
     """Search speed: nodes per second, ours beside Fairy-Stockfish's, on the 30 positions of `shuai bench` at

@@ -8,6 +8,8 @@ import shutil
 import sys
 import time
 
+import click
+
 from ..match.engines import (RESIGN, Clocks, EngineError, EngineHung, EngineSpec, GameSetup, TimeControl,
                              start_engine, to_iccs)
 from . import ROOT
@@ -55,6 +57,17 @@ def parse_info(line: str) -> dict:
         else:
             i += 1
     return info
+
+
+def engine_options(command):
+    """The options of a tool that runs our engine beside a reference: --ours, --reference, --hash."""
+    for option in reversed([
+            click.option("--ours", default=None, help="Our engine's command.  [default: .venv/bin/shuai]"),
+            click.option("--reference", default="/usr/games/fairy-stockfish", show_default=True),
+            click.option("--hash", "hash_mb", type=click.IntRange(1), default=64, show_default=True,
+                         help="Hash MB for both engines.")]):
+        command = option(command)
+    return command
 
 
 def start_engines(ours, reference: str, hash_mb: int) -> list:
