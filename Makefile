@@ -77,7 +77,7 @@ book: setup
 .PHONY: sprt
 sprt: setup
 	@test -n "$(BASE)" || { echo "usage: make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5]"; exit 2; }
-	$(BIN)/shuai sprt $(BASE) --game $(GAME) $(if $(TC),--tc $(TC)) $(if $(ELO0),--elo0 $(ELO0)) \
+	$(BIN)/shuai sprt $(BASE) $(if $(GAME),--game $(GAME)) $(if $(TC),--tc $(TC)) $(if $(ELO0),--elo0 $(ELO0)) \
 		$(if $(ELO1),--elo1 $(ELO1)) $(if $(GAMES),--games $(GAMES)) $(if $(CONCURRENCY),--concurrency $(CONCURRENCY)) \
 		$(if $(OUT),--out $(OUT)) $(if $(NEW_OPTIONS),--new-options '$(NEW_OPTIONS)') \
 		$(if $(BASE_OPTIONS),--base-options '$(BASE_OPTIONS)') $(if $(RESUME),--resume '$(RESUME)') \
