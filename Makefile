@@ -37,20 +37,21 @@ test: setup $(CLUSTER_STAMP)
 # move generation (perft), mate puzzles at 1 s (and ours within node budgets, alone), search speed at 2 s a
 # position and the `shuai bench` signature,
 # and start-up (seconds to ucciok and readyok, numba's cache warm and cold).
+# (`shuai bench --help` lists every benchmark.)
 bench: setup
-	$(BIN)/python scripts/bench_perft.py
-	$(BIN)/python scripts/bench_chess_perft.py
-	$(BIN)/python scripts/bench_mates.py --movetime 1000
-	$(BIN)/python scripts/bench_mates_nodes.py
-	$(BIN)/python scripts/bench_search.py --movetime 2000
-	$(BIN)/python scripts/bench_startup.py
+	$(BIN)/shuai bench perft --startup
+	$(BIN)/shuai bench perft --game chess
+	$(BIN)/shuai bench mates --movetime 1000
+	$(BIN)/shuai bench mates-nodes
+	$(BIN)/shuai bench search --movetime 2000
+	$(BIN)/shuai bench startup
 
 # Issue 16's benchmark (about 25 minutes on 2 cores): the default table set built on one machine, on a local
 # Ray instance and on Ray with its larger tables sliced (wall times, files compared), and the largest table
 # this machine builds in reasonable time with its peak memory.
 .PHONY: bench-cluster
 bench-cluster: setup $(CLUSTER_STAMP)
-	$(BIN)/python scripts/bench_cluster.py --sliced --largest KRvKNAABB
+	$(BIN)/shuai bench cluster --sliced --largest KRvKNAABB
 
 # The long matches (hours): Shuai vs MaxQi, vs Fairy-Stockfish, and a 100-game time-forfeit check;
 # PGN, engine logs and summaries under $(MATCH_OUT).  See scripts/match.sh for the knobs (games, time controls).
@@ -69,12 +70,18 @@ book: setup
 	$(BIN)/shuai book build --selfplay 300 --plies 12 --nodes 20000 --randomness medium --seed 1 --min-games 2 \
 		--out engine/book/xiangqi.book
 
-# SPRT of the working tree against an earlier commit (every search or evaluation change must pass one):
-#   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5] [GAME=chess]   -- see scripts/sprt.sh
+# SPRT of the working tree against an earlier commit (every search or evaluation change must pass one); the
+# result is appended to docs/results/sprt.tsv.  Each knob left empty keeps `shuai sprt --help`'s default:
+#   make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5] [GAME=chess] [GAMES=] [CONCURRENCY=] [OUT=]
+#             [NEW_OPTIONS=] [BASE_OPTIONS=] [RESUME=W,D,L/...] [NOTE=]
 .PHONY: sprt
 sprt: setup
 	@test -n "$(BASE)" || { echo "usage: make sprt BASE=<commit> [TC=2+0.02] [ELO0=0 ELO1=5]"; exit 2; }
-	scripts/sprt.sh $(BASE)
+	$(BIN)/shuai sprt $(BASE) $(if $(GAME),--game $(GAME)) $(if $(TC),--tc $(TC)) $(if $(ELO0),--elo0 $(ELO0)) \
+		$(if $(ELO1),--elo1 $(ELO1)) $(if $(GAMES),--games $(GAMES)) $(if $(CONCURRENCY),--concurrency $(CONCURRENCY)) \
+		$(if $(OUT),--out $(OUT)) $(if $(NEW_OPTIONS),--new-options '$(NEW_OPTIONS)') \
+		$(if $(BASE_OPTIONS),--base-options '$(BASE_OPTIONS)') $(if $(RESUME),--resume '$(RESUME)') \
+		$(if $(NOTE),--note '$(NOTE)')
 
 # The evaluation tuner's training data (issue 13): quiet positions from self-play at a fixed node count,
 # reproducible from the seed (about 47 minutes on 2 cores for the default 9,500 games, 1.06 million positions).

@@ -10,6 +10,8 @@ import click
 
 from .game import DEFAULT, GAMES, game_named, position_of_fen
 from .protocol.core import HASH, OPTIONS
+from .tools import BENCHMARKS, DIAGNOSES
+from .tools.lazy import LazyGroup
 
 GAME_NAMES = [g.name for g in GAMES]
 
@@ -94,7 +96,7 @@ def judge(fen, game, moves):
         click.echo({"1-0": f"{first} wins", "0-1": f"{second} wins"}.get(score, "draw") + " " + reason)
 
 
-@main.command()
+@main.group(cls=LazyGroup, lazy=BENCHMARKS, invoke_without_command=True)
 @click.option("--depth", type=click.IntRange(1, 30), default=None, help="Search depth (default 8; chess 10).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, HASH.max), default=None,
               help="Table size in MB.  [default: 16, the signature's]")
@@ -102,9 +104,15 @@ def judge(fen, game, moves):
               help="Whose bench positions.")
 @click.option("--network", "network_file", default=None, type=click.Path(dir_okay=False),
               help="Evaluate with this network.  [default: the game's own, if it has one]")
-def bench(depth, hash_mb, game, network_file):
+@click.pass_context
+def bench(ctx, depth, hash_mb, game, network_file):
     """Fixed-depth search over 30 positions with the game's evaluation (its network, if it has one): total nodes
-    (the search's signature) and speed; then the same with the hand-written evaluation (its own signature)."""
+    (the search's signature) and speed; then the same with the hand-written evaluation (its own signature).
+
+    With a COMMAND instead (its options after it), one of the developer's benchmarks, mostly beside a reference
+    engine (make bench runs the quick ones); the options above are then the signature's and are ignored."""
+    if ctx.invoked_subcommand is not None:
+        return
     from .benchmark import run_bench
     from .nnue.network import load
     g = game_named(game)
@@ -145,15 +153,24 @@ def setup(directory):
                    f"{sum(r.seconds for r in built):.1f} s, in {directory}")
 
 
+@main.group(cls=LazyGroup, lazy=DIAGNOSES)
+def diagnose():
+    """Readings of matches already played (time use, adjudication, rule losses, where games were lost) and the
+    engine under a watchdog: what the developer asks when a match looks wrong."""
+
+
 # Sub-commands defined in their own packages; each module imports only click at the top.
 from .book.cli import book  # noqa: E402
 from .egtb.cli import tb  # noqa: E402
 from .match.cli import match  # noqa: E402
+from .match.sprt import freeze, sprt  # noqa: E402
 from .play.cli import play  # noqa: E402
 
 main.add_command(book)
+main.add_command(freeze)
 main.add_command(match)
 main.add_command(play)
+main.add_command(sprt)
 main.add_command(tb)
 
 

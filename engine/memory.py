@@ -5,7 +5,7 @@ zeroed, and on a loaded machine whose memory is fragmented or full of cache it m
 compact memory for it (with transparent huge pages, 2 MB at a time), which no search's clock can stop.  Left
 lazy, the transposition table after every ``ucinewgame`` and the tables' chunk cache in the first endings of a
 process were first written inside timed searches: in two of a match's four engine processes a new game's first
-searches took a median of 752 page faults, an ending's first chunk reads up to 500 (``scripts/stall_watch.py``,
+searches took a median of 752 page faults, an ending's first chunk reads up to 500 (``shuai diagnose stall-watch``,
 chess at 2 s + 0.02 s).  Written once when they are made -- at start-up, ``setoption`` or ``ucinewgame``, which a
 GUI follows with ``isready`` -- they cost nothing in a search (64 MB took 92 ms to make resident and 6 ms to
 clear again, on a 2-core machine busy with a match).  Up to ``RESIDENT_LIMIT``: a larger array stays lazy, so

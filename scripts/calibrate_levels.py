@@ -1,16 +1,15 @@
-#!/usr/bin/env python3
 """Calibrate the playing levels (issue 30): the matches that put numbers on ``engine.levels``.
 
     .venv/bin/python scripts/calibrate_levels.py [--chess] [--xiangqi] [--games N] [--tc 10+0.1] [--out DIR]
 
 * ``--chess``: Shuai with ``UCI_LimitStrength`` and ``UCI_Elo`` E against Stockfish with the same ``UCI_Elo`` E,
-  for E in ``--elos`` (default 1500 2000), ``--games`` games each (default 40) from
+  for E in ``--elo`` (repeatable; default 1500 and 2000), ``--games`` games each (default 40) from
   ``tests/data/chess-openings.epd``.  Shuai's Elo at that setting is E plus the Elo difference measured; a level
   that is honest scores about 50%.  Needs ``apt-get install -y stockfish`` (Debian's 15.1 takes UCI_Elo
   1350-2850; calibrated by its authors at longer time controls, see /work/shared/NOTES.md).
-  ``--skill-at S:E ...``: also Shuai at ``Skill Level`` S against Stockfish at ``UCI_Elo`` E, the points that
-  ``engine.levels.ELO_OF_SKILL`` is fitted to (``--elos`` with no value: those alone).
-* ``--xiangqi``: the skill ladder: adjacent skills of ``--skills`` (default 0 5 10 15 20) against each other,
+  ``--skill-at S:E`` (repeatable): also Shuai at ``Skill Level`` S against Stockfish at ``UCI_Elo`` E, the points that
+  ``engine.levels.ELO_OF_SKILL`` is fitted to (``--no-elo``: those alone).
+* ``--xiangqi``: the skill ladder: adjacent skills of ``--skill`` (repeatable; default 0 5 10 15 20) against each other,
   and each against a fixed reference, ``--reference`` (default MaxQi over xboard; Fairy-Stockfish at a
   ``Skill Level``: ``--reference "proto=uci option.Skill\\ Level=5 /usr/games/fairy-stockfish"``), ``--games``
   games a pairing (default 20) from ``tests/data/openings.epd``.
@@ -26,7 +25,6 @@ hours at most (the weak levels answer in milliseconds, so their games are shorte
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shlex
@@ -35,6 +33,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
+
+import click
+
+from engine.game import game_named
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCKFISH = "/usr/games/stockfish"
@@ -99,7 +102,7 @@ def chess(args) -> list[str]:
         sys.exit(f"{args.stockfish} not found: apt-get install -y stockfish (or give --stockfish PATH)")
     lines = ["| Shuai | Stockfish (UCI_LimitStrength) | games | W-D-L | score | Elo difference "
              "| Shuai's Elo on Stockfish's scale |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    openings = str(ROOT / "tests/data/chess-openings.epd")
+    openings = game_named("chess").openings
     matches = [(f"chess-elo{elo}", shuai_spec(f"Shuai-{elo}", {"UCI_LimitStrength": "true", "UCI_Elo": elo}), elo)
                for elo in args.elos]
     matches += [(f"chess-skill{skill}-vs-{elo}", shuai_spec(f"Shuai-skill{skill}", {"Skill Level": skill}), elo)
@@ -111,17 +114,20 @@ def chess(args) -> list[str]:
     return lines
 
 
-def skill_at(text: str) -> tuple[int, int]:
-    """``S:E`` -- Shuai's ``Skill Level`` S against Stockfish's ``UCI_Elo`` E."""
-    skill, _, elo = text.partition(":")
-    try:
-        return int(skill), int(elo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected SKILL:ELO, got {text!r}") from None
+def skill_at(ctx, param, texts) -> list[tuple[int, int]]:
+    """``S:E`` -- Shuai's ``Skill Level`` S against Stockfish's ``UCI_Elo`` E (a click callback)."""
+    pairs = []
+    for text in texts:
+        skill, _, elo = text.partition(":")
+        try:
+            pairs.append((int(skill), int(elo)))
+        except ValueError:
+            raise click.BadParameter(f"expected SKILL:ELO, got {text!r}") from None
+    return pairs
 
 
 def xiangqi(args) -> list[str]:
-    openings = str(ROOT / "tests/data/openings.epd")
+    openings = game_named("xiangqi").openings
     skills = sorted(args.skills)
     lines = ["| Red/Black alternate: first | second | games | W-D-L (first's) | score | Elo difference |",
              "| --- | --- | ---: | ---: | ---: | ---: |"]
@@ -135,33 +141,36 @@ def xiangqi(args) -> list[str]:
     return lines
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--chess", action="store_true", help="the chess matches against Stockfish's UCI_Elo")
-    parser.add_argument("--xiangqi", action="store_true", help="the xiangqi skill ladder")
-    parser.add_argument("--games", type=int, default=None, help="games a match (chess 40, xiangqi 20)")
-    parser.add_argument("--tc", default="10+0.1", help="time control, base+increment in seconds (10+0.1)")
-    parser.add_argument("--elos", type=int, nargs="*", default=[1500, 2000],
-                        help="Shuai at UCI_Elo E against Stockfish at E (default 1500 2000)")
-    parser.add_argument("--skill-at", type=skill_at, nargs="*", default=[], metavar="S:E",
-                        help="also Shuai at Skill Level S against Stockfish at UCI_Elo E (for fitting ELO_OF_SKILL)")
-    parser.add_argument("--skills", type=int, nargs="+", default=[0, 5, 10, 15, 20])
-    parser.add_argument("--stockfish", default=STOCKFISH)
-    parser.add_argument("--reference", default=f"proto=xboard {MAXQI}",
-                        help="the xiangqi ladder's fixed reference, as shuai match's --engine takes it "
-                             "('none': the ladder alone)")
-    parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--out", default="/tmp/shuai-levels")
-    args = parser.parse_args()
-    both = not (args.chess or args.xiangqi)
+@click.command()
+@click.option("--chess", "play_chess", is_flag=True, help="The chess matches against Stockfish's UCI_Elo.")
+@click.option("--xiangqi", "play_xiangqi", is_flag=True, help="The xiangqi skill ladder.")
+@click.option("--games", type=click.IntRange(1), default=None, help="Games a match.  [default: chess 40, xiangqi 20]")
+@click.option("--tc", default="10+0.1", show_default=True, help="Time control, base+increment in seconds.")
+@click.option("--elo", "elos", type=int, multiple=True, default=(1500, 2000), show_default=True,
+              help="Shuai at UCI_Elo E against Stockfish at E (repeatable).")
+@click.option("--no-elo", is_flag=True, help="No --elo match: the --skill-at ones alone.")
+@click.option("--skill-at", multiple=True, callback=skill_at, metavar="S:E",
+              help="Also Shuai at Skill Level S against Stockfish at UCI_Elo E (repeatable; for ELO_OF_SKILL).")
+@click.option("--skill", "skills", type=int, multiple=True, default=(0, 5, 10, 15, 20), show_default=True,
+              help="The xiangqi ladder's skills (repeatable).")
+@click.option("--stockfish", default=STOCKFISH, show_default=True)
+@click.option("--reference", default=f"proto=xboard {MAXQI}", show_default=True,
+              help="The xiangqi ladder's fixed reference, as shuai match's --engine takes it ('none': the ladder "
+                   "alone).")
+@click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default="/tmp/shuai-levels", show_default=True)
+def main(play_chess, play_xiangqi, games, tc, elos, no_elo, skill_at, skills, stockfish, reference, concurrency,
+         out):
+    """Calibrate the playing levels (issue 30): the matches that put numbers on engine.levels, and the README's
+    tables.  With neither --chess nor --xiangqi both run."""
+    settings = dict(tc=tc, elos=[] if no_elo else list(elos), skill_at=skill_at, skills=list(skills),
+                    stockfish=stockfish, reference=reference, concurrency=concurrency, out=out)
+    both = not (play_chess or play_xiangqi)
     tables = []
-    if args.chess or both:
-        chess_args = argparse.Namespace(**{**vars(args), "games": args.games or 40})
-        tables += ["Chess, " + args.tc + ":", ""] + chess(chess_args) + [""]
-    if args.xiangqi or both:
-        xiangqi_args = argparse.Namespace(**{**vars(args), "games": args.games or 20})
-        tables += ["Xiangqi, " + args.tc + ":", ""] + xiangqi(xiangqi_args) + [""]
+    if play_chess or both:
+        tables += ["Chess, " + tc + ":", ""] + chess(SimpleNamespace(**settings, games=games or 40)) + [""]
+    if play_xiangqi or both:
+        tables += ["Xiangqi, " + tc + ":", ""] + xiangqi(SimpleNamespace(**settings, games=games or 20)) + [""]
     print("\n" + "\n".join(tables))
 
 

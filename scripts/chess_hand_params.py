@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The chess evaluation's hand-set starting values (commit 1d0ecbd's engine/chess/evaluate.py, before the tuner)
 expressed in the parameter vector of ``engine.chess.evaluate``, written as a parameter module.
 
@@ -10,9 +9,10 @@ whose rook is 500 where that version counted 480).  Use it to measure the hand-s
 positions (``python -m engine.tune fit --game chess --compare tune/chess_hand_params.py``) or to play with them.
 The terms 1d0ecbd did not have are zero.
 """
-import argparse
 import sys
 from pathlib import Path
+
+import click
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -88,14 +88,14 @@ PROVENANCE = {
 }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="tune/chess_hand_params.py")
-    args = ap.parse_args()
+@click.command()
+@click.option("--out", type=click.Path(dir_okay=False), default="tune/chess_hand_params.py", show_default=True)
+def main(out):
+    """Write 1d0ecbd's hand-set chess evaluation as a parameter module."""
     from engine.tune.params import write_params
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    write_params(args.out, hand_params(), PROVENANCE, game="chess")
-    print(f"wrote {args.out}")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    write_params(out, hand_params(), PROVENANCE, game="chess")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

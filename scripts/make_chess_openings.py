@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Make the chess opening book ``tests/data/chess-openings.epd``: short, balanced, varied openings, found by
 this project's own engine (there is no chess book in the repository, and none is copied from elsewhere).
 
@@ -11,10 +10,11 @@ our engine (fresh table) scores it within ``margin`` centipawns of equality.  Th
 FEN a line, in the order found.  The tuner's chess self-play (``python -m engine.tune data --game chess``)
 starts its games from these.
 """
-import argparse
 import random
 import sys
 from pathlib import Path
+
+import click
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -37,22 +37,24 @@ def candidate(n: int, seed: int, min_plies: int, max_plies: int):
     return pos
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("--out", default=str(ROOT / "tests" / "data" / "chess-openings.epd"))
-    ap.add_argument("--count", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--depth", type=int, default=8, help="search depth of the balance check")
-    ap.add_argument("--margin", type=int, default=60, help="largest |score| kept, centipawns")
-    ap.add_argument("--min-plies", type=int, default=4)
-    ap.add_argument("--max-plies", type=int, default=8)
-    args = ap.parse_args()
+@click.command()
+@click.option("--out", type=click.Path(dir_okay=False), default=str(ROOT / "tests" / "data" / "chess-openings.epd"),
+              show_default="tests/data/chess-openings.epd")
+@click.option("--count", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--depth", type=click.IntRange(1), default=8, show_default=True,
+              help="Search depth of the balance check.")
+@click.option("--margin", type=click.IntRange(0), default=60, show_default=True,
+              help="Largest |score| kept, centipawns.")
+@click.option("--min-plies", type=click.IntRange(1), default=4, show_default=True)
+@click.option("--max-plies", type=click.IntRange(1), default=8, show_default=True)
+def main(out, count, seed, depth, margin, min_plies, max_plies):
+    """Make the chess opening book: short, balanced, varied openings found by this engine."""
     from engine.searcher import Searcher, search_once
     searcher = Searcher(16)
     seen, lines, tried = set(), [], 0
-    while len(lines) < args.count:
-        pos = candidate(tried, args.seed, args.min_plies, args.max_plies)
+    while len(lines) < count:
+        pos = candidate(tried, seed, min_plies, max_plies)
         tried += 1
         if pos is None:
             continue
@@ -62,12 +64,12 @@ def main():
             continue
         seen.add(key)
         searcher.new_game()
-        res = search_once(pos, depth=args.depth, searcher=searcher)
-        if res.info is None or res.info.mate is not None or abs(res.info.score) > args.margin:
+        res = search_once(pos, depth=depth, searcher=searcher)
+        if res.info is None or res.info.mate is not None or abs(res.info.score) > margin:
             continue
         lines.append(fen)
-    Path(args.out).write_text("".join(line + "\n" for line in lines), encoding="ascii")
-    print(f"{len(lines)} openings of {tried} candidates -> {args.out}")
+    Path(out).write_text("".join(line + "\n" for line in lines), encoding="ascii")
+    print(f"{len(lines)} openings of {tried} candidates -> {out}")
 
 
 if __name__ == "__main__":

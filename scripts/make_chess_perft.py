@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Write tests/data/chess-perft.epd: chess perft positions with their node counts, python-chess as the oracle.
 
     .venv/bin/python scripts/make_chess_perft.py [--out tests/data/chess-perft.epd] [--seed 20260501]
@@ -27,12 +26,12 @@ How the positions were picked, in file order:
 En-passant squares are written when a pawn could capture there pseudo-legally (python-chess's ``xfen`` rule,
 which is also our engine's), so the pinned-pawn cases keep theirs.
 """
-import argparse
 import random
 import sys
 from pathlib import Path
 
 import chess
+import click
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "tests" / "data" / "chess-perft.epd"
@@ -217,14 +216,15 @@ def select(rng: random.Random, games: int) -> list[str]:
     return chosen
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--seed", type=int, default=20260501)
-    ap.add_argument("--games", type=int, default=400)
-    ap.add_argument("--depth", type=int, default=3)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
+@click.command()
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_OUT,
+              show_default="tests/data/chess-perft.epd")
+@click.option("--seed", type=int, default=20260501, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=400, show_default=True)
+@click.option("--depth", type=click.IntRange(1), default=3, show_default=True)
+def main(out, seed, games, depth):
+    """Write the chess perft positions and their counts, by python-chess."""
+    rng = random.Random(seed)
     lines = []
     for fen, published in WELL_KNOWN:
         board = chess.Board(fen)
@@ -234,13 +234,13 @@ def main():
     for fen in HAND_PICKED:
         board = chess.Board(fen)
         assert board.is_valid() or board.status() & ~chess.STATUS_IMPOSSIBLE_CHECK == 0, (fen, board.status())
-        lines.append((fen_of(board), {d: perft(board, d) for d in range(1, args.depth + 1)}))
-    for fen in select(rng, args.games):
+        lines.append((fen_of(board), {d: perft(board, d) for d in range(1, depth + 1)}))
+    for fen in select(rng, games):
         board = chess.Board(fen)
-        lines.append((fen, {d: perft(board, d) for d in range(1, args.depth + 1)}))
-    args.out.write_text("".join(fen + "".join(f" ;D{d} {n}" for d, n in counts.items()) + "\n"
+        lines.append((fen, {d: perft(board, d) for d in range(1, depth + 1)}))
+    out.write_text("".join(fen + "".join(f" ;D{d} {n}" for d, n in counts.items()) + "\n"
                                 for fen, counts in lines))
-    print(f"wrote {len(lines)} positions to {args.out}", file=sys.stderr)
+    print(f"wrote {len(lines)} positions to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@
 # Environment: OUT (directory for PGN, engine logs and summaries; default /tmp/shuai-match),
 #   CONCURRENCY (games at once; default 1 - keep 1 on a loaded 2-core machine, the clocks are real),
 #   SHUAI (engine command, default .venv/bin/shuai), MAXQI, FSF, FAIRYMAX, STOCKFISH (reference engine paths),
-#   SHUAI_REV (a git revision, e.g. HEAD: play that commit, exported to $OUT/shuai-<commit> and warmed up,
+#   SHUAI_REV (a git revision, e.g. HEAD: play that commit, frozen by `shuai freeze` to $OUT/shuai-<commit>,
 #   so that edits to the working tree during a long match do not change the engine under test).
 # Each match writes $OUT/<name>.pgn, $OUT/<name>.log (all engine traffic) and $OUT/<name>.txt (the summary);
 # a rerun starts those files afresh.  Needs: apt-get install fairy-stockfish fairymax sjaakii stockfish.
@@ -37,11 +37,9 @@ PY=.venv/bin/python
 mkdir -p "$OUT"
 SHUAI_DIR=.
 if [ -n "$SHUAI_REV" ]; then
-    rev=$(git rev-parse --short "$SHUAI_REV")
-    . scripts/export_rev.sh
-    export_rev "$rev" "$OUT" "$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")"
-    SHUAI_DIR=$EXPORT_DIR SHUAI=$EXPORT_CMD
-    echo "Shuai: commit $rev in $SHUAI_DIR"
+    frozen=$("$PY" -m engine freeze "$SHUAI_REV" --out "$OUT")       # its directory, then its command
+    SHUAI_DIR=$(echo "$frozen" | sed -n 1p) SHUAI=$(echo "$frozen" | sed -n 2p)
+    echo "Shuai: commit $SHUAI_REV in $SHUAI_DIR"
 fi
 
 play() {   # play NAME GAMES TC OPPONENT-SPEC [CONCURRENCY [OPENINGS]]

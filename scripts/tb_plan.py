@@ -1,4 +1,3 @@
-#!/usr/bin/env python
 """The plan for the large xiangqi tables (tablebases/README.md, *The plan*): per set, the tables it adds, their
 entries, the largest table, memory, disk and CPU time -- extrapolated from rates measured here.
 
@@ -12,9 +11,10 @@ on each worker, plus the smaller tables, mapped from a local file (2 bytes an en
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
+
+import click
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -58,14 +58,17 @@ def size_text(n: float) -> str:
     return f"{n:.0f} B"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cpu-one", type=float, default=1.0, help="CPU µs an entry, one side attacking")
-    ap.add_argument("--cpu-two", type=float, default=7.9, help="CPU µs an entry, both sides attacking")
-    ap.add_argument("--disk-one", type=float, default=0.087, help="file bytes an entry, one side attacking")
-    ap.add_argument("--disk-two", type=float, default=0.16, help="file bytes an entry, both sides attacking")
-    ap.add_argument("--bytes-entry", type=float, default=9.2, help="peak memory an entry of a whole build")
-    args = ap.parse_args()
+@click.command()
+@click.option("--cpu-one", type=float, default=1.0, show_default=True, help="CPU µs an entry, one side attacking.")
+@click.option("--cpu-two", type=float, default=7.9, show_default=True, help="CPU µs an entry, both sides attacking.")
+@click.option("--disk-one", type=float, default=0.087, show_default=True,
+              help="File bytes an entry, one side attacking.")
+@click.option("--disk-two", type=float, default=0.16, show_default=True,
+              help="File bytes an entry, both sides attacking.")
+@click.option("--bytes-entry", type=float, default=9.2, show_default=True,
+              help="Peak memory an entry of a whole build.")
+def main(cpu_one, cpu_two, disk_one, disk_two, bytes_entry):
+    """The plan for the large xiangqi tables: per set, the tables, entries, memory, disk and CPU time."""
     known: set = set()
     print("| set | tables (own + new smaller ones) | entries | largest table | memory to build it whole | "
           "smaller tables it maps | disk | CPU-hours | hours on 16 / 256 cores |")
@@ -76,10 +79,10 @@ def main() -> None:
         entries = sum(m.size for m in tables)
         largest = max(tables, key=lambda m: m.size)
         subs = sum(s.size for s in largest.subtables())
-        cpu = sum(m.size * (args.cpu_two if two_sided(m) else args.cpu_one) for m in tables) / 1e6 / 3600
-        disk = sum(m.size * (args.disk_two if two_sided(m) else args.disk_one) for m in tables)
+        cpu = sum(m.size * (cpu_two if two_sided(m) else cpu_one) for m in tables) / 1e6 / 3600
+        disk = sum(m.size * (disk_two if two_sided(m) else disk_one) for m in tables)
         print(f"| {title} | {own} + {len(tables) - own} | {entries:.2e} | {largest.size:.2e} ({largest.name}) | "
-              f"{size_text(largest.size * args.bytes_entry)} | {size_text(2 * subs)} | {size_text(disk)} | "
+              f"{size_text(largest.size * bytes_entry)} | {size_text(2 * subs)} | {size_text(disk)} | "
               f"{cpu:,.0f} | {cpu / 16:,.1f} / {cpu / 256:,.1f} |")
 
 

@@ -20,6 +20,7 @@ import sys
 
 import chess
 import chess.pgn
+import click
 
 from engine.protocol.xboard import XBOARD_STANDARD, game_for
 from engine.xiangqi.constants import CHAR_SYNONYMS, FILE_LETTERS, FILES, PIECE_CHARS
@@ -139,18 +140,20 @@ def check_debug(path: str) -> list[str]:
     return problems
 
 
-def main(paths: list[str]) -> int:
-    if not paths or len(paths) % 2:
-        print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
-        return 2
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+def main(files):
+    """Check XBoard's games: FILES are pairs of a PGN and its debug file (GAME.pgn GAME.debug ...)."""
+    if len(files) % 2:
+        raise click.UsageError("give pairs: GAME.pgn GAME.debug ...")
     problems = []
-    for pgn, debug in zip(paths[::2], paths[1::2]):
+    for pgn, debug in zip(files[::2], files[1::2]):
         problems += check_pgn(pgn) + check_debug(debug)
     for p in problems:
         print("PROBLEM:", p)
     print("all games complete, every move legal, no false claim" if not problems else f"{len(problems)} problems")
-    return 1 if problems else 0
+    sys.exit(1 if problems else 0)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main()

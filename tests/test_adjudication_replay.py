@@ -1,9 +1,8 @@
-"""scripts/adjudication_replay.py: what the runner's score adjudication would have done to a match played."""
+"""shuai diagnose adjudication-replay: what the runner's score adjudication would have done to a match played."""
 import subprocess
 import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).parent.parent / "scripts" / "adjudication_replay.py"
+REPLAY = [sys.executable, "-m", "engine", "diagnose", "adjudication-replay"]
 
 # Game 1, a draw in the end: both engines call it level from their second move on.  Game 2, won by b (Black):
 # a calls itself lost from its second move, b calls itself winning.
@@ -42,7 +41,7 @@ def test_replay_counts_verdicts_their_agreement_and_the_time_saved(tmp_path):
     (tmp_path / "m.pgn").write_text(PGN)
     log = game(1, [50, 0, 5, -3, 0, 2, 1, 0], 0.0) + game(2, [-900, 900, -950, 950, -990, 990], 100.0)
     (tmp_path / "m.log").write_text("\n".join(log) + "\n")
-    out = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "m.pgn"), str(tmp_path / "m.log"),
+    out = subprocess.run([*REPLAY, str(tmp_path / "m.pgn"), str(tmp_path / "m.log"),
                           "--draw", "movenumber=2 movecount=2 score=10",
                           "--resign", "movecount=2 score=800 twosided=true"],
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
@@ -56,7 +55,7 @@ def test_replay_counts_verdicts_their_agreement_and_the_time_saved(tmp_path):
         "  time saved: 5 s, 35.7% of the games' time",
     ]
     # A rule that calls game 2 drawn too is counted against its result.
-    out = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "m.pgn"), str(tmp_path / "m.log"),
+    out = subprocess.run([*REPLAY, str(tmp_path / "m.pgn"), str(tmp_path / "m.log"),
                           "--draw", "movenumber=0 movecount=1 score=1000"],
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert "adjudicated a draw: 2 games, 1 of them against the game's result" in out.stdout

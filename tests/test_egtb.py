@@ -996,7 +996,7 @@ def test_chase_verdicts_hold_against_the_referee():
     """Issue 32, the chase half: positions of KRNvKR drawn under --rule check and decided under the default
     rule, played out as above against today's referee, end in the winner's win by the defender's perpetual
     chase, line for line as when recorded.  The tables' answers along the lines come from
-    ``tests/data/krnvkr-chase-lines.json`` (``scripts/rule_verdicts.py --record``): the table has 65.6 M
+    ``tests/data/krnvkr-chase-lines.json`` (``shuai diagnose rule-verdicts --record``): the table has 65.6 M
     entries, too big to build here.  A line the referee ends elsewhere asks for an answer not recorded."""
     import json
     from engine.egtb import verdicts

@@ -35,7 +35,8 @@ BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engi
         "engine.alphabeta", "engine.perft", "engine.evaluation", "engine.wdl", "engine.files", "engine.search_params",
         "engine.nnue", "engine.nnue.features", "engine.nnue.network", "engine.nnue.kernels", "engine.borrow"}
 FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.searcher", "engine.cli",
-              "engine.benchmark", "engine.warmup", "engine.cluster", "engine.levels", "engine.book")
+              "engine.benchmark", "engine.warmup", "engine.cluster", "engine.levels", "engine.book",
+              "engine.tools")
 # A table generator (and what drives one) is build-time code: no search kernel may depend on it.
 GENERATOR = re.compile(r"(generate|build|sliced|rule|levels|cli)$")
 

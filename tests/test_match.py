@@ -267,7 +267,7 @@ def _check_all_lost_by(res, pgn, loser, reason, games=2):
 
 
 def test_line_hook_sees_the_lines_of_a_search():
-    """Engine.line_hook (scripts/bench_mates.py collects info lines with it) is given every line read_move()
+    """Engine.line_hook (``shuai bench mates`` collects info lines with it) is given every line read_move()
     reads, in order, the move line included; the move is read as without it."""
     eng = start_engine(fake("uci"))
     seen = []

@@ -1,4 +1,4 @@
-"""scripts/stall_watch.py: the engine with a watchdog on its clock dumps the threads' stacks of a late search
+"""shuai diagnose stall-watch: the engine with a watchdog on its clock dumps the threads' stacks of a late search
 and tells the engine's own account of it."""
 import os
 import subprocess
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_a_late_search_leaves_its_stacks_and_its_account(tmp_path):
     # A slack of -0.5 s: a search of 1 s (its hard limit 0.95 s) is "late" half-way through it.
     env = dict(os.environ, STALL_SLACK="-0.5")
-    engine = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "stall_watch.py"), str(tmp_path)], cwd=ROOT,
+    engine = subprocess.Popen([sys.executable, "-m", "engine", "diagnose", "stall-watch", str(tmp_path)], cwd=ROOT,
                               env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         engine.stdin.write("uci\nisready\nposition startpos\ngo movetime 1000\n")

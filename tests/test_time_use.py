@@ -1,12 +1,7 @@
-"""scripts/time_use.py: the time each engine of a match spent a move, read from the runner's engine traffic."""
-import importlib.util
-from pathlib import Path
-
+"""shuai diagnose time-use: the time each engine of a match spent a move, read from the runner's engine traffic."""
 import pytest
 
-spec = importlib.util.spec_from_file_location("time_use", Path(__file__).parent.parent / "scripts" / "time_use.py")
-time_use = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(time_use)
+from engine.tools import time_use
 
 LOG = """\
      3.651 a #1 > position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1

@@ -29,7 +29,7 @@ Stockfish's SyzygyProbeDepth is: the search passes ``allow_disk = depth_left >= 
   and decompresses the chunk into the least recently used slot and returns its value.  Checked: objmode works
   with ``cache=True`` and ``nogil=True`` (the compiled code is cached and reloaded like any other kernel); one
   objmode round trip costs ~4 us; a chunk read, checked and decompressed from the kernel costs ~45-55 us in all
-  (scripts/bench_egtb.py).  The search thread is the only writer while it runs; a reader that raced with an
+  (``shuai bench egtb``).  The search thread is the only writer while it runs; a reader that raced with an
   eviction notices it (``slot_chunk`` is checked after the read) and treats the probe as a miss.
 
 Errors: a missing directory, or a file that is truncated, corrupt (bad magic, bad checksum, values beyond its

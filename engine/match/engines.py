@@ -414,7 +414,7 @@ class Engine:
         self.ranks_from = spec.ranks if spec.ranks is not None else 0
         # Optional hook, unused by matches: a callable given every line the engine writes while read_move()
         # waits for its move, raw and in order (`info` lines, the move line itself included), e.g. to collect
-        # the scores and PVs of a search (scripts/bench_mates.py).  None: such lines are only skipped.
+        # the scores and PVs of a search (``shuai bench mates``).  None: such lines are only skipped.
         self.line_hook = None
         # The exact score of the last search's latest info line that had one (engine.match.adjudication),
         # in centipawns from the engine's side; None until its search prints one.

@@ -192,7 +192,7 @@ def report(state: State) -> str:
     lines.append(f"{state.k} of {state.iterations} iterations, {state.games} games at {state.tc} "
                  f"({state.game}), from {state.commit or '?'} on {state.started}.")
     if changed:
-        lines.append(f"Test them: NEW_OPTIONS='option.SearchParams={format_values(changed)}' "
-                     f"TC={state.tc} GAME={state.game} scripts/sprt.sh HEAD")
+        lines.append(f"Test them: shuai sprt HEAD --new-options 'option.SearchParams={format_values(changed)}' "
+                     f"--tc {state.tc} --game {state.game}")
     return "\n".join(lines)
 

@@ -37,7 +37,7 @@ Limitations (deliberate, as in every engine's SEE):
 * checks, threats and everything off the destination square are outside its view.
 
 The board is changed in place during the exchange and restored exactly before returning.  Speed, called from
-numba (scripts/bench_see.py): ``see`` about 35 ns a capture in thinned-out positions, 70 ns with most pieces on
+numba (``shuai bench see``): ``see`` about 35 ns a capture in thinned-out positions, 70 ns with most pieces on
 the board, 60 ns a quiet move; ``see_ge(..., 0)`` about 20 ns a capture, 55 ns a quiet move.
 """
 import numpy as np

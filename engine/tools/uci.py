@@ -1,81 +1,19 @@
-"""What the benchmark scripts share.
-
-The scripts are run from the repository root as ``.venv/bin/python scripts/X.py``, so this directory is
-``sys.path[0]`` and ``from _common import ...`` finds this module; the project itself is imported as the
-installed package (``engine``, installed editable by ``make setup``), never through ``sys.path`` edits or the
-test helpers.  The shared data files are read from ``tests/data``.
+"""Engines over UCI for the tools that compare ours with a reference (Fairy-Stockfish, Stockfish): one
+persistent process each, one search at a time, moves in pyffish's dialect (ranks 1-10).
 """
 from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import sys
 import time
-from pathlib import Path
 
-import engine
-from engine.match.engines import (RESIGN, Clocks, EngineError, EngineHung, EngineSpec, GameSetup, TimeControl,
-                                  start_engine, to_iccs)
+import click
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"
-PERFT_EPD = DATA / "xiangqi-perft.epd"
+from ..match.engines import (RESIGN, Clocks, EngineError, EngineHung, EngineSpec, GameSetup, TimeControl,
+                             start_engine, to_iccs)
+from . import ROOT
 
-
-def perft_cases(path: Path = PERFT_EPD) -> list[tuple[str, dict[int, int]]]:
-    """The positions of an EPD perft file (``FEN ;D1 44 ;D2 1920 ...``) as (fen, {depth: nodes})."""
-    cases = []
-    for line in Path(path).read_text().splitlines():
-        if not line.strip():
-            continue
-        fen, *counts = line.split(";")
-        cases.append((fen.strip(), {int(c.split()[0][1:]): int(c.split()[1]) for c in counts}))
-    return cases
-
-
-def time_perft(fen: str, depth: int) -> tuple[int, float]:
-    """Our perft of ``fen`` (either game, told by its ranks): (nodes, wall seconds of one ``perft_count`` call,
-    after a call at depth 2 has loaded the game's kernels from numba's cache)."""
-    from engine.game import position_of_fen
-    from engine.perft import perft_count
-    pos = position_of_fen(fen)
-    perft_count(pos, min(depth, 2))
-    t = time.perf_counter()
-    nodes = perft_count(pos, depth)
-    return nodes, time.perf_counter() - t
-
-
-def reference_perft(engine: str, fen: str, depth: int, options: dict[str, str]) -> tuple[int, float]:
-    """A reference engine's perft over UCI (Fairy-Stockfish, Stockfish), its options set first: (nodes, wall
-    seconds from `go perft` to its `Nodes searched` line)."""
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    setup = "".join(f"setoption name {name} value {value}\n" for name, value in options.items())
-    p.stdin.write(f"uci\n{setup}position fen {fen}\nisready\n")
-    p.stdin.flush()
-    for line in p.stdout:
-        if line.strip() == "readyok":
-            break
-    t = time.perf_counter()
-    p.stdin.write(f"go perft {depth}\n")
-    p.stdin.flush()
-    nodes = elapsed = None
-    for line in p.stdout:
-        if line.startswith("Nodes searched"):
-            elapsed = time.perf_counter() - t
-            nodes = int(line.split(":")[1])
-            break
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait(timeout=10)
-    if nodes is None:
-        raise RuntimeError(f"{engine} gave no 'Nodes searched' line for {fen}")
-    return nodes, elapsed
-
-
-# ----------------------------------------------------------------------------------------------------------
-# Engines over UCI, for the benchmarks that compare ours with Fairy-Stockfish (bench_mates, bench_search)
-# ----------------------------------------------------------------------------------------------------------
 
 VARIANT = "xiangqi"
 _MOVE = re.compile(r"^([a-i])(\d+)([a-i])(\d+)$")
@@ -121,6 +59,17 @@ def parse_info(line: str) -> dict:
     return info
 
 
+def engine_options(command):
+    """The options of a tool that runs our engine beside a reference: --ours, --reference, --hash."""
+    for option in reversed([
+            click.option("--ours", default=None, help="Our engine's command.  [default: .venv/bin/shuai]"),
+            click.option("--reference", default="/usr/games/fairy-stockfish", show_default=True),
+            click.option("--hash", "hash_mb", type=click.IntRange(1), default=64, show_default=True,
+                         help="Hash MB for both engines.")]):
+        command = option(command)
+    return command
+
+
 def start_engines(ours, reference: str, hash_mb: int) -> list:
     """Our engine (``ours``: its command line, default .venv/bin/shuai) and, when installed, the reference."""
     engines = [UciEngine("shuai", ours.split() if ours else default_ours(), 0, {"Hash": hash_mb}, cwd=ROOT)]
@@ -153,10 +102,6 @@ class UciEngine:
 
     def start(self):
         self.engine = start_engine(self.spec, handshake_timeout=self.handshake_timeout)
-        if not hasattr(self.engine, "line_hook"):        # (an installed package older than the hook: no scores)
-            self.engine.kill()
-            sys.exit(f"{engine.__file__}: this engine package has no Engine.line_hook; install this checkout "
-                     f"(`make setup`)")
         self.id_name = self.engine.id_name or self.name
 
     def search(self, fen: str, moves=(), movetime: int = 1000, grace: float = 10.0, newgame=True):

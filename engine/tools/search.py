@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Search speed: nodes per second, ours beside Fairy-Stockfish's, on the 30 positions of `shuai bench`
 (engine/xiangqi/bench.py FENS), the same fixed time per position, both over UCI, in the same run;
 then our `shuai bench` signature (fixed depth: total nodes, which identifies the search, and nps).
 
-    .venv/bin/python scripts/bench_search.py [--movetime 2000] [--limit N] [--no-signature]
+    shuai bench search [--movetime 2000] [--limit N] [--no-signature]
 
 Each engine's figure is its own final `info ... nodes N ... time T` before `bestmove`: nps = sum N / sum T over the
 positions (positions where a search ends early, e.g. on a found mate, weigh by their time), and the geometric
@@ -11,17 +10,19 @@ mean of the per-position ratios.  Note that an engine's last `info` may come fro
 (ours does so), so its figure can cover less than the whole movetime; the wall time is printed beside it.  The positions are
 searched one engine after the other (ucinewgame before each), so a load from other programs hits both alike.
 """
-import argparse
 import math
 import os
 import subprocess
 import sys
 
-from _common import ROOT, start_engines
+import click
+
+from . import ROOT
+from .uci import engine_options, start_engines
 
 
 def bench_fens() -> list[str]:
-    from engine.xiangqi.bench import FENS
+    from ..xiangqi.bench import FENS
     return list(FENS)
 
 
@@ -33,23 +34,21 @@ def signature(cmd: list[str]) -> str:
     return lines[0] if lines else f"(no result: exit {out.returncode}: {out.stderr.strip()[-200:]})"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("--movetime", type=int, default=2000, help="ms per position (default 2000)")
-    ap.add_argument("--limit", type=int, default=0, help="only the first N positions (0: all)")
-    ap.add_argument("--ours", default=None, help="our engine's command (default .venv/bin/shuai)")
-    ap.add_argument("--reference", default="/usr/games/fairy-stockfish")
-    ap.add_argument("--hash", type=int, default=64, help="Hash MB for both engines")
-    ap.add_argument("--no-signature", dest="signature", action="store_false", help="skip `shuai bench`")
-    args = ap.parse_args()
+@click.command()
+@click.option("--movetime", type=click.IntRange(1), default=2000, show_default=True, help="ms per position.")
+@click.option("--limit", type=click.IntRange(0), default=0, help="Only the first N positions (0: all).")
+@engine_options
+@click.option("--signature/--no-signature", "with_signature", default=True, help="Run `shuai bench` after.")
+def search(movetime, limit, ours, reference, hash_mb, with_signature):
+    """Search speed: nodes per second, ours beside Fairy-Stockfish's, on the 30 positions of `shuai bench` at
+    the same fixed time per position, both over UCI; then our `shuai bench` signature."""
 
     fens = bench_fens()
-    if args.limit:
-        fens = fens[:args.limit]
-    engines = start_engines(args.ours, args.reference, args.hash)
+    if limit:
+        fens = fens[:limit]
+    engines = start_engines(ours, reference, hash_mb)
     names = [e.name for e in engines]
-    print(f"{len(fens)} positions, go movetime {args.movetime}, Hash {args.hash} MB; "
+    print(f"{len(fens)} positions, go movetime {movetime}, Hash {hash_mb} MB; "
           + ", ".join(f"{e.name} = {e.id_name}" for e in engines)
           + f"; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     head = "".join(f"   {n + ' depth':>14} {n + ' knps':>14}" for n in names)
@@ -60,7 +59,7 @@ def main():
     for i, fen in enumerate(fens):
         row, knps = [], []
         for e in engines:
-            _, scored, last, w = e.search(fen, movetime=args.movetime)
+            _, scored, last, w = e.search(fen, movetime=movetime)
             nodes, ms = last.get("nodes", 0), last.get("time", 0)
             tot[e.name][0] += nodes
             tot[e.name][1] += ms
@@ -86,10 +85,6 @@ def main():
               f"geometric mean of the {len(ratios)} per-position ratios {geo:.2f}")
     for e in engines:
         e.close()
-    if args.signature:
+    if with_signature:
         print(f"shuai bench (fixed depth, signature): {signature(engines[0].cmd)}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,21 +1,21 @@
-#!/usr/bin/env python3
 """Mate finding within node budgets: the puzzles of tests/data/mate-puzzles.jsonl, searched by our engine in
 this process with a fixed number of nodes each (deterministic, unlike `go movetime`, and unaffected by a loaded
 machine), so that two builds can be compared exactly.
 
-    .venv/bin/python scripts/bench_mates_nodes.py [--nodes 200000 600000]
+    shuai bench mates-nodes [--nodes 200000 --nodes 600000]
 
 For each budget: how many puzzles end with a reported mate of at most the file's N moves ("found"), how many
 with exactly N ("exact"; the file's N is not always the shortest mate), the CPU seconds, and the misses as
-(N, reported mate or None).  The PVs are checked in tests/test_search.py and scripts/bench_mates.py.
+(N, reported mate or None).  The PVs are checked in tests/test_search.py and ``shuai bench mates``.
 """
-import argparse
 import json
 import time
 
-from _common import DATA
-from engine.searcher import Searcher, search_once
-from engine.xiangqi.position import Position
+import click
+
+from ..searcher import Searcher, search_once
+from ..xiangqi.position import Position
+from . import DATA
 
 
 def run(puzzles: list[dict], nodes: int) -> str:
@@ -36,14 +36,12 @@ def run(puzzles: list[dict], nodes: int) -> str:
             f"cpu {time.process_time() - start:.0f} s, misses {misses}")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nodes", type=int, nargs="+", default=[200_000, 600_000])
-    args = ap.parse_args()
+@click.command("mates-nodes")
+@click.option("--nodes", "budgets", type=click.IntRange(1), multiple=True, default=(200_000, 600_000),
+              show_default=True, help="A node budget (repeat the option for each).")
+def mates_nodes(budgets):
+    """Mate finding within node budgets: the puzzles of tests/data/mate-puzzles.jsonl searched in this process
+    with a fixed number of nodes each (deterministic, unaffected by a loaded machine)."""
     puzzles = [json.loads(line) for line in (DATA / "mate-puzzles.jsonl").read_text().splitlines()]
-    for nodes in args.nodes:
+    for nodes in budgets:
         print(run(puzzles, nodes), flush=True)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,21 +1,21 @@
-#!/usr/bin/env python3
 """What adjudication by score would have done to a match already played: for every game of the match
 runner's PGN and engine traffic (``--log``; an SPRT writes both), the move at which a draw or resign rule would
 have ended it, whether that verdict agrees with the game's result, and the share of the match's time it saves.
 
-    .venv/bin/python scripts/adjudication_replay.py MATCH.pgn MATCH.log [--game chess] \\
+    shuai diagnose adjudication-replay MATCH.pgn MATCH.log [--game chess] \\
         [--draw 'movenumber=40 movecount=8 score=10'] [--resign 'movecount=4 score=800 twosided=true']
 
 The rules and the reading of scores are the runner's (``engine.match.adjudication``); a game's time runs from
 its first ``go`` to its last move, as the runner's timestamps see it.
 """
-import argparse
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from engine.game import DEFAULT, GAMES, game_named
-from engine.match.adjudication import Adjudicator, DrawRule, ResignRule, score_of_info, score_of_thinking
-from time_use import LINE
+import click
+
+from ..game import DEFAULT, GAMES, game_named
+from ..match.adjudication import Adjudicator, DrawRule, ResignRule, score_of_info, score_of_thinking
+from .time_use import LINE
 
 
 def games_of_pgn(path: str, game: str) -> dict[int, dict[str, str]]:
@@ -50,17 +50,31 @@ def moves_of_log(path: str) -> dict[int, list[tuple[float, str, int | None]]]:
     return {g: [(start.get(g, moves[0][0]), "", None)] + moves for g, moves in played.items()}
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pgn")
-    parser.add_argument("log")
-    parser.add_argument("--game", choices=[g.name for g in GAMES], default=DEFAULT.name)
-    parser.add_argument("--draw", type=DrawRule.parse, default=None, help="as shuai match --draw")
-    parser.add_argument("--resign", type=ResignRule.parse, default=None, help="as shuai match --resign")
-    args = parser.parse_args()
-    if not (args.draw or args.resign):
-        parser.error("give --draw, --resign or both")
-    tags, logged = games_of_pgn(args.pgn, args.game), moves_of_log(args.log)
+def rule(parse):
+    """A click callback: the option's text read by ``parse`` (None when not given)."""
+    def read(ctx, param, text):
+        try:
+            return None if text is None else parse(text)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+    return read
+
+
+@click.command("adjudication-replay")
+@click.argument("pgn", type=click.Path(exists=True, dir_okay=False))
+@click.argument("log", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", type=click.Choice([g.name for g in GAMES]), default=DEFAULT.name, show_default=True)
+@click.option("--draw", callback=rule(DrawRule.parse), metavar="'movenumber=N movecount=M score=S'",
+              help="As shuai match --draw.")
+@click.option("--resign", callback=rule(ResignRule.parse), metavar="'movecount=M score=S [twosided=true]'",
+              help="As shuai match --resign.")
+def adjudication_replay(pgn, log, game, draw, resign):
+    """What adjudication by score would have done to a match already played (its PGN and engine traffic): the
+    move where a draw or resign rule would have ended each game, whether the verdict agrees with the result, and
+    the share of the match's time it saves."""
+    if not (draw or resign):
+        raise click.UsageError("give --draw, --resign or both")
+    tags, logged = games_of_pgn(pgn, game), moves_of_log(log)
     total = saved = 0.0
     verdicts, wrong = Counter(), Counter()
     for number, moves in sorted(logged.items()):
@@ -71,7 +85,7 @@ def main():
         total += moves[-1][0] - t0
         book = int(game["PlyCount"]) - len(moves)
         first = moves[0][1]
-        judge = Adjudicator(args.draw, args.resign)
+        judge = Adjudicator(draw, resign)
         for i, (t, name, score) in enumerate(moves):
             verdict = judge.add(0 if name == first else 1, score, book + i + 1)
             if verdict is None:
@@ -93,6 +107,3 @@ def main():
             print(f"  adjudicated a {kind}: {verdicts[kind]} games, {wrong[kind]} of them against the game's result")
     print(f"  time saved: {saved:.0f} s, {100 * saved / total if total else 0:.1f}% of the games' time")
 
-
-if __name__ == "__main__":
-    main()

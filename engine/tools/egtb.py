@@ -1,4 +1,3 @@
-#!/usr/bin/env python
 """Endgame tablebase benchmark.
 
 1. build time (wall and CPU) and file size per table;
@@ -9,13 +8,12 @@
 5. for random won positions with a distance of at most 11 plies, Fairy-Stockfish (``go mate N``) confirms a
    mate in exactly that many moves; random drawn positions are not mated by a deep search.
 
-    .venv/bin/python scripts/bench_egtb.py [--dir DIR] [--tables KRvK KNvKA ...] [--verify 500] [--draws 50] [--search 40]
+    shuai bench egtb [--dir DIR] [--table KRvK --table KNvKA ...] [--verify 500] [--draws 50] [--search 40]
 
 Without ``--dir`` the tables are built into a temporary directory first (which is the build benchmark).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import queue
 import random
@@ -25,20 +23,20 @@ import tempfile
 import threading
 import time
 
+import click
 import numpy as np
 
-import engine  # noqa: F401  (configures numba's cache directory)
-from engine.egtb.build import Builder
-from engine.egtb.codes import DIST0, RULE_BASE
-from engine.egtb.material import MAX_SLOTS
-from engine.egtb.probe import code_plies
-from engine.egtb.store import TableFile, table_path
-from engine.egtb.tableset import TableSet
-from engine.game import XIANGQI
-from engine.xiangqi.tables import MAGIC, SUFFIX, Tablebases
-from engine.xiangqi.tables.index import decode, parse_material
-from engine.xiangqi.tables.probe import tb_probe
-from engine.xiangqi.position import board_fen, Position
+from ..egtb.build import Builder
+from ..egtb.codes import DIST0, RULE_BASE
+from ..egtb.material import MAX_SLOTS
+from ..egtb.probe import code_plies
+from ..egtb.store import TableFile, table_path
+from ..egtb.tableset import TableSet
+from ..game import XIANGQI
+from ..xiangqi.position import board_fen, Position
+from ..xiangqi.tables import MAGIC, SUFFIX, Tablebases
+from ..xiangqi.tables.index import decode, parse_material
+from ..xiangqi.tables.probe import tb_probe
 
 DEFAULT_TABLES = ["KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KRvKAA", "KRvKB", "KRvKAB", "KNvKA", "KNvKB",
                   "KNvKAA", "KPvKA", "KPvKB", "KCvKA", "KRvKAABB", "KCPvK", "KRNvK", "KNPvK", "KCPvKA"]
@@ -264,38 +262,41 @@ def bench_search(directory, names, count, movetime):
     print(f"  with tables: the exact distance in {table_exact}/{n} ({table_time / n * 1000:.1f} ms a move)")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dir", help="existing table directory (default: build into a temporary one)")
-    ap.add_argument("--tables", nargs="*", default=DEFAULT_TABLES)
-    ap.add_argument("--verify", type=int, default=500, help="won positions to check with Fairy-Stockfish")
-    ap.add_argument("--draws", type=int, default=50)
-    ap.add_argument("--max-plies", type=int, default=11)
-    ap.add_argument("--limit", type=float, default=20.0, help="seconds per Fairy-Stockfish search")
-    ap.add_argument("--memory-mb", type=float, default=1.0, help="cache limit for the memory check")
-    ap.add_argument("--search", type=int, default=40, help="won positions searched with and without tables")
-    ap.add_argument("--movetime", type=float, default=1.0, help="seconds per search without tables")
-    args = ap.parse_args()
+@click.command()
+@click.option("--dir", "directory", type=click.Path(file_okay=False),
+              help="An existing table directory.  [default: build into a temporary one]")
+@click.option("--table", "tables", multiple=True, default=DEFAULT_TABLES, show_default=True,
+              help="A table to build and measure (repeat the option for each).")
+@click.option("--verify", type=click.IntRange(0), default=500, show_default=True,
+              help="Won positions to check with Fairy-Stockfish.")
+@click.option("--draws", type=click.IntRange(0), default=50, show_default=True)
+@click.option("--max-plies", type=click.IntRange(1), default=11, show_default=True)
+@click.option("--limit", type=click.FloatRange(0.01), default=20.0, show_default=True,
+              help="Seconds per Fairy-Stockfish search.")
+@click.option("--memory-mb", type=click.FloatRange(0.01), default=1.0, show_default=True,
+              help="Cache limit for the memory check.")
+@click.option("--search", "searched", type=click.IntRange(0), default=40, show_default=True,
+              help="Won positions searched with and without tables.")
+@click.option("--movetime", type=click.FloatRange(0.01), default=1.0, show_default=True,
+              help="Seconds per search without tables.")
+def egtb(directory, tables, verify, draws, max_plies, limit, memory_mb, searched, movetime):
+    """Endgame tables: build time and size, probe speed, the cache's memory limit, the search with and without
+    tables, and Fairy-Stockfish's confirmation of won and drawn positions.  Exits 1 on a failed check."""
     tmp = None
-    directory = args.dir
     if directory is None:
         tmp = tempfile.TemporaryDirectory()
         directory = tmp.name
     print(f"tables in {directory}")
-    records = Builder(XIANGQI, directory).build(args.tables)
+    records = Builder(XIANGQI, directory).build(list(tables))
     print(f"{'table':<10} {'entries':>10} {'build s':>8} {'cpu s':>7} {'bytes':>9} {'bits/entry':>10} "
           f"{'longest':>7}")
     for r in records:
         bits = 8 * r.bytes / r.entries
         print(f"{r.name:<10} {r.entries:>10} {r.seconds:>8.2f} {r.cpu_seconds:>7.2f} {r.bytes:>9} {bits:>10.3f} "
               f"{r.max_dist:>7}" + ("" if r.built else "  (present)"))
-    names = [n for n in args.tables]
-    ok = bench_probe(directory, names, args.memory_mb)
-    bench_search(directory, names, args.search, args.movetime)
-    ok = verify_with_fsf(directory, names, args.verify, args.draws, args.max_plies, args.limit) and ok
+    names = list(tables)
+    ok = bench_probe(directory, names, memory_mb)
+    bench_search(directory, names, searched, movetime)
+    ok = verify_with_fsf(directory, names, verify, draws, max_plies, limit) and ok
     print("OK" if ok else "FAILED")
-    return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(0 if ok else 1)

@@ -1,22 +1,21 @@
-#!/usr/bin/env python3
 """Where Shuai's lost chess games were lost: a stronger engine (Stockfish at a fixed depth, over UCI) scores the
 position before and after each of Shuai's moves, and the moves that lowered Shuai's expected score the most are
 listed per game, with their ply and the material left on the board (pawn 1, minor 3, rook 5, queen 9; 78 at the
 start), then summed up over the games.
 
-    .venv/bin/python scripts/where_lost.py GAMES.pgn [--depth 12] [--engine /usr/games/stockfish] [--worst 3]
+    shuai diagnose where-lost GAMES.pgn [--depth 12] [--engine /usr/games/stockfish] [--worst 3]
 
 The expected score is the logistic of the centipawns (400 cp: 1 to 0.83), the same curve for every position, so a
 drop says how much a move gave away in the referee's eyes, not how the game went on.  It measures; nothing it
 prints feeds the evaluation (the project's parameters come from its own games).
 """
-import argparse
 import math
 import statistics
 
 import chess
 import chess.engine
 import chess.pgn
+import click
 
 PLAYER = "Shuai"
 MATERIAL = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
@@ -60,20 +59,21 @@ def drops(engine, game, colour, depth: int) -> list[tuple]:
     return sorted(rows, key=lambda row: -row[0])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pgn")
-    parser.add_argument("--depth", type=int, default=12)
-    parser.add_argument("--engine", default="/usr/games/stockfish")
-    parser.add_argument("--worst", type=int, default=3, help="moves listed per game")
-    args = parser.parse_args()
+@click.command("where-lost")
+@click.argument("pgn", type=click.Path(exists=True, dir_okay=False))
+@click.option("--depth", type=click.IntRange(1), default=12, show_default=True, help="The referee's depth.")
+@click.option("--engine", "referee", default="/usr/games/stockfish", show_default=True, help="The referee (UCI).")
+@click.option("--worst", "listed", type=click.IntRange(1), default=3, show_default=True, help="Moves listed per game.")
+def where_lost(pgn, depth, referee, listed):
+    """Where Shuai's lost chess games were lost: the moves that lowered its expected score the most, by a
+    stronger engine's scores before and after each of its moves."""
     worst = []
-    with chess.engine.SimpleEngine.popen_uci(args.engine) as engine:
-        for game, colour in lost_games(args.pgn):
-            rows = drops(engine, game, colour, args.depth)
+    with chess.engine.SimpleEngine.popen_uci(referee) as engine:
+        for game, colour in lost_games(pgn):
+            rows = drops(engine, game, colour, depth)
             print(f"round {game.headers.get('Round')}: {game.headers.get('Termination')}, "
                   f"{game.end().ply()} plies, Shuai {chess.COLOR_NAMES[colour]}")
-            for drop, ply, mat, sb, sa, move, best in rows[:args.worst]:
+            for drop, ply, mat, sb, sa, move, best in rows[:listed]:
                 print(f"  ply {ply:3d}  material {mat:2d}  drop {drop:.2f} ({sb} -> {sa})  played {move}, "
                       f"the referee's {best}")
             if rows:
@@ -83,6 +83,3 @@ def main() -> None:
               f"median material {statistics.median(r[2] for r in worst)}, median drop "
               f"{statistics.median(r[0] for r in worst):.2f}, largest {max(r[0] for r in worst):.2f}")
 
-
-if __name__ == "__main__":
-    main()

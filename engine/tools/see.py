@@ -1,18 +1,17 @@
-#!/usr/bin/env python3
 """Static exchange evaluation speed: nanoseconds per ``see`` / ``see_ge`` call on every legal capture (and, apart,
 every quiet move) of positions met along seeded random games, called from a numba loop.
 
-    .venv/bin/python scripts/bench_see.py [--positions 3000] [--plies 100] [--capture-bias 0.3] [--seconds 1]
+    shuai bench see [--positions 3000] [--plies 100] [--capture-bias 0.3] [--seconds 1]
 """
-import argparse
 import random
 import time
 
 import numpy as np
+import click
 from numba import njit
 
-from engine.xiangqi.position import Position
-from engine.xiangqi.see import see, see_ge
+from ..xiangqi.position import Position
+from ..xiangqi.see import see, see_ge
 
 
 def sample(count, seed, plies=100, capture_bias=0.3):
@@ -73,23 +72,21 @@ def per_call(what, boards, rows, moves, seconds):
     return best / (reps * moves.size) * 1e9
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=3000)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--plies", type=int, default=100, help="length of each random game")
-    ap.add_argument("--capture-bias", type=float, default=0.3, help="how often a game prefers a capture")
-    ap.add_argument("--seconds", type=float, default=1.0)
-    args = ap.parse_args()
-    boards, rows, moves, capture = sample(args.positions, args.seed, args.plies, args.capture_bias)
+@click.command()
+@click.option("--positions", type=click.IntRange(1), default=3000, show_default=True)
+@click.option("--seed", type=int, default=7, show_default=True)
+@click.option("--plies", type=click.IntRange(1), default=100, show_default=True, help="Length of each random game.")
+@click.option("--capture-bias", type=click.FloatRange(0, 1), default=0.3, show_default=True,
+              help="How often a game prefers a capture.")
+@click.option("--seconds", type=click.FloatRange(0.01), default=1.0, show_default=True)
+def see_speed(positions, seed, plies, capture_bias, seconds):
+    """Static exchange evaluation speed: ns per see / see_ge call on the captures (and, apart, the quiet moves)
+    of positions met along seeded random games, called from a numba loop."""
+    boards, rows, moves, capture = sample(positions, seed, plies, capture_bias)
     for label, mask in (("captures", capture), ("quiet moves", ~capture)):
         r, m = rows[mask], moves[mask]
-        base = per_call(LOOP_ONLY, boards, r, m, args.seconds)
-        a = per_call(SEE, boards, r, m, args.seconds)
-        b = per_call(SEE_GE, boards, r, m, args.seconds)
+        base = per_call(LOOP_ONLY, boards, r, m, seconds)
+        a = per_call(SEE, boards, r, m, seconds)
+        b = per_call(SEE_GE, boards, r, m, seconds)
         print(f"{label:12s} {m.size:7d} moves: see {a - base:6.1f} ns/call, see_ge(0) {b - base:6.1f} ns/call "
               f"(loop overhead {base:.1f} ns subtracted)")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,6 @@
-#!/usr/bin/env python
 """Were a side's losses by its own perpetual check already lost?  The engine's own scores say.
 
-    .venv/bin/python scripts/rule_losses.py GAMES.pgn [--loser Shuai] [--movetime 3000] [--back 0 6 12 20]
+    shuai diagnose rule-losses GAMES.pgn [--loser Shuai] [--movetime 3000] [--back 0 6 12 20]
 
 For every game of a ``shuai match`` PGN that ended by perpetual check (the checker loses) and, with ``--loser``,
 was lost by that engine: finds the loser's last run of checking moves, and searches the positions ``--back``
@@ -12,13 +11,13 @@ one means the search walked into the rule.
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from _common import UciEngine, default_ours, shift_ranks
+import click
 
-from engine.match.pgn import read_games
-from engine.xiangqi.position import Position
+from ..match.pgn import read_games
+from ..xiangqi.position import Position
+from .uci import UciEngine, default_ours, shift_ranks
 
 
 def first_check_of_last_run(game) -> tuple[int, str]:
@@ -39,34 +38,31 @@ def first_check_of_last_run(game) -> tuple[int, str]:
     return ply, game.tags["Red" if loser_is_red else "Black"]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pgn", type=Path)
-    ap.add_argument("--loser", help="only games this engine (a PGN player name) lost")
-    ap.add_argument("--movetime", type=int, default=3000, help="ms a position")
-    ap.add_argument("--back", type=int, nargs="+", default=[0, 6, 12, 20], help="plies before the first check")
-    a = ap.parse_args()
+@click.command("rule-losses")
+@click.argument("pgn", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--loser", help="Only games this engine (a PGN player name) lost.")
+@click.option("--movetime", type=click.IntRange(1), default=3000, show_default=True, help="ms a position.")
+@click.option("--back", type=click.IntRange(0), multiple=True, default=(0, 6, 12, 20), show_default=True,
+              help="Plies before the first check (repeat the option for each).")
+def rule_losses(pgn, loser, movetime, back):
+    """Were a side's losses by its own perpetual check already lost?  The engine's own scores say, searched
+    BACK plies before the loser's last run of checks began."""
     found = 0
     ours = UciEngine("shuai", default_ours(), 0, {"Hash": 64})
-    for game in read_games(a.pgn.read_text()):
+    for game in read_games(pgn.read_text()):
         if game.tags.get("Termination") != "perpetual-check":
             continue
-        start, loser = first_check_of_last_run(game)
-        if a.loser and loser != a.loser:
+        start, lost_by = first_check_of_last_run(game)
+        if loser and lost_by != loser:
             continue
         found += 1
-        plies = [max(0, start - back) for back in a.back]
+        plies = [max(0, start - back) for back in back]
         scores = []
         for p in plies:
-            move, scored, _, _ = ours.search(game.fen, [shift_ranks(m, 1) for m in game.moves[:p]], a.movetime)
+            move, scored, _, _ = ours.search(game.fen, [shift_ranks(m, 1) for m in game.moves[:p]], movetime)
             iccs = move and shift_ranks(move, -1)
             scores.append(f"ply {p}: {scored.get('kind', '')} {scored.get('value', '?')} ({iccs})")
-        print(f"round {game.tags.get('Round', '?')}: {loser} lost, {len(game.moves)} plies, checks from ply {start}; "
+        print(f"round {game.tags.get('Round', '?')}: {lost_by} lost, {len(game.moves)} plies, checks from ply {start}; "
               + "; ".join(scores))
     ours.close()
     print(f"{found} games lost by perpetual check")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Mate finding: the puzzles of tests/data/mate-puzzles.jsonl, ours beside Fairy-Stockfish's in the same run.
 
-    .venv/bin/python scripts/bench_mates.py [--movetime 1000] [--limit N] [--parallel] [--no-prove]
+    shuai bench mates [--movetime 1000] [--limit N] [--parallel] [--no-prove]
 
 Both engines are driven over UCI as one persistent process each (`ucinewgame`, `position fen`, `go movetime`
-per puzzle) by the match runner's UCI adapter (engine/match/engines.py, wrapped in scripts/_common.py).  For
+per puzzle) by the match runner's UCI adapter (engine/match/engines.py, wrapped in engine/tools/uci.py).  For
 each puzzle the last `info ... score mate N ... pv ...` line before `bestmove` counts:
 
 - found:            N equals the puzzle's mate_in (the file's figure, which is not always the shortest mate);
@@ -17,7 +16,6 @@ Mates shorter than the file's are then proved forced (unless --no-prove): every 
 pyffish, the attacking moves come from the PV or, off it, from the reference engine; a line that fails only
 means "not proved".
 """
-import argparse
 import json
 import os
 import sys
@@ -25,8 +23,11 @@ import threading
 import time
 from pathlib import Path
 
-from _common import DATA, VARIANT, UciEngine, start_engines
-from engine.match.engines import EngineError
+import click
+
+from ..match.engines import EngineError
+from . import DATA
+from .uci import VARIANT, UciEngine, engine_options, start_engines
 
 PUZZLES = DATA / "mate-puzzles.jsonl"
 
@@ -117,33 +118,33 @@ def run_one(engine: UciEngine, fen: str, movetime: int) -> dict:
             "pv": scored.get("pv", []), "wall": wall, "nodes": last.get("nodes", 0), "depth": scored.get("depth")}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("--puzzles", type=Path, default=PUZZLES)
-    ap.add_argument("--movetime", type=int, default=1000, help="ms per puzzle (default 1000)")
-    ap.add_argument("--limit", type=int, default=0, help="only the first N puzzles (0: all)")
-    ap.add_argument("--ours", default=None, help="our engine's command (default .venv/bin/shuai)")
-    ap.add_argument("--reference", default="/usr/games/fairy-stockfish")
-    ap.add_argument("--hash", type=int, default=64, help="Hash MB for both engines")
-    ap.add_argument("--parallel", action="store_true",
-                    help="search each puzzle with both engines at once (one core each) instead of in turn")
-    ap.add_argument("--no-prove", dest="prove", action="store_false",
-                    help="do not try to prove mates shorter than the file's")
-    ap.add_argument("--json", type=Path, help="write the per-puzzle results here")
-    args = ap.parse_args()
+@click.command()
+@click.option("--puzzles", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=PUZZLES,
+              show_default="tests/data/mate-puzzles.jsonl")
+@click.option("--movetime", type=click.IntRange(1), default=1000, show_default=True, help="ms per puzzle.")
+@click.option("--limit", type=click.IntRange(0), default=0, help="Only the first N puzzles (0: all).")
+@engine_options
+@click.option("--parallel", is_flag=True,
+              help="Search each puzzle with both engines at once (one core each) instead of in turn.")
+@click.option("--prove/--no-prove", default=True, help="Try to prove mates shorter than the file's.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the per-puzzle results here.")
+def mates(puzzles, movetime, limit, ours, reference, hash_mb, parallel, prove, json_out):
+    """Mate finding: the puzzles of tests/data/mate-puzzles.jsonl, ours beside Fairy-Stockfish's in the same
+    run, each mate's PV verified with pyffish (the module's docstring tells how they count)."""
+    puzzles_file = puzzles
 
-    puzzles = load_puzzles(args.puzzles)
-    if args.limit:
-        puzzles = puzzles[:args.limit]
+    puzzles = load_puzzles(puzzles_file)
+    if limit:
+        puzzles = puzzles[:limit]
     try:
         import pyffish  # noqa: F401
     except ImportError:
         sys.exit("pyffish is needed to verify the mates (pip install pyffish)")
-    engines = start_engines(args.ours, args.reference, args.hash)
+    engines = start_engines(ours, reference, hash_mb)
     names = [e.name for e in engines]
-    print(f"{len(puzzles)} puzzles from {args.puzzles.name}, go movetime {args.movetime}, Hash {args.hash} MB, "
-          f"{'both engines at once' if args.parallel else 'engines in turn'}; "
+    print(f"{len(puzzles)} puzzles from {puzzles_file.name}, go movetime {movetime}, Hash {hash_mb} MB, "
+          f"{'both engines at once' if parallel else 'engines in turn'}; "
           + ", ".join(f"{e.name} = {e.id_name}" for e in engines)
           + f"; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
@@ -151,16 +152,16 @@ def main():
     t0 = time.perf_counter()
     for k, pz in enumerate(puzzles):
         fen, want = pz["fen"], int(pz["mate_in"])
-        if args.parallel and len(engines) > 1:
+        if parallel and len(engines) > 1:
             out = [None] * len(engines)
-            threads = [threading.Thread(target=lambda i=i, e=e: out.__setitem__(i, run_one(e, fen, args.movetime)))
+            threads = [threading.Thread(target=lambda i=i, e=e: out.__setitem__(i, run_one(e, fen, movetime)))
                        for i, e in enumerate(engines)]
             for th in threads:
                 th.start()
             for th in threads:
                 th.join()
         else:
-            out = [run_one(e, fen, args.movetime) for e in engines]
+            out = [run_one(e, fen, movetime) for e in engines]
         row = {"index": k + 1, "fen": fen, "mate_in": want}
         for name, r in zip(names, out):
             n = r["mate"]
@@ -178,7 +179,7 @@ def main():
 
     # Mates shorter than the file's, proved forced with pyffish (+ the reference engine for attacking moves).
     proofs = {}
-    if args.prove:
+    if prove:
         prover_engine = engines[-1]
         prover = Prover(prover_engine)
         for row in results:
@@ -235,12 +236,8 @@ def main():
         shorter = sorted({k[0] for k, v in proofs.items() if v == "proved"})
         print(f"\nPuzzles whose file mate_in is not the shortest (a shorter mate proved forced): "
               f"{len(shorter)}: {', '.join('#' + str(i) for i in shorter) or '-'}")
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1))
+    if json_out:
+        json_out.write_text(json.dumps(results, indent=1))
     for e in engines:
         e.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

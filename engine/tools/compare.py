@@ -2,7 +2,7 @@
 perft, for both games, the two trees alternated run by run (and which goes first, run by run) so that a busy
 spell of the machine hits both alike.
 
-    python scripts/bench_compare.py BASE [--runs 3]
+    shuai bench compare BASE [--runs 3]
 
 BASE is checked out into a git worktree under the temporary directory (kept, with its numba cache, for the next
 comparison with the same commit); both trees are run with this interpreter (PYTHONPATH selects the tree) and
@@ -12,7 +12,6 @@ with the change in per cent.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import statistics
@@ -21,7 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import click
+
+from . import ROOT
+
 # The bench runs twice in one process and the second run is timed: before d46704c `shuai bench` charged the
 # loading of the search's kernels from numba's cache (about 350 ms) to its first search, so a base older than
 # that would look slower than it is.
@@ -57,13 +59,17 @@ def nodes_and_nps(text: str) -> tuple[int, int]:
     return int(nodes), int(nps)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("base", help="the commit to compare with")
-    ap.add_argument("--runs", type=int, default=3, help="runs of each measurement per tree")
-    ap.add_argument("--measure", action="append", choices=list(MEASURES), help="only this one (repeatable)")
-    args = ap.parse_args()
-    commit = subprocess.run(["git", "rev-parse", args.base], cwd=ROOT, capture_output=True, text=True,
+@click.command()
+@click.argument("base")
+@click.option("--runs", type=click.IntRange(1), default=3, show_default=True,
+              help="Runs of each measurement per tree.")
+@click.option("--measure", "only", type=click.Choice(list(MEASURES)), multiple=True,
+              help="Only this measurement (repeatable).")
+def compare(base, runs, only):
+    """Speed of the working tree against the commit BASE in one run on this machine: `shuai bench` and perft of
+    both games, the trees alternated; the node counts (equal for a refactor) and the median nodes/s of each."""
+    base_ref = base
+    commit = subprocess.run(["git", "rev-parse", base_ref], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.strip()
     base = Path(tempfile.gettempdir()) / f"shuai-bench-{commit[:12]}"
     if not base.is_dir():
@@ -73,11 +79,11 @@ def main() -> int:
         shuai(tree, ["-m", "engine", "warmup"])
     print(f"{'measure':21} {'nodes base':>12} {'nodes new':>12} {'nps base':>10} {'nps new':>10} {'change':>7}")
     for name, command in MEASURES.items():
-        if args.measure and name not in args.measure:
+        if only and name not in only:
             continue
         seen = {t: [] for t in trees}
         nodes = {}
-        for run in range(args.runs):
+        for run in range(runs):
             for label, tree in list(trees.items())[::1 if run % 2 == 0 else -1]:     # who goes first alternates
                 n, nps = nodes_and_nps(shuai(tree, command))
                 nodes[label] = n
@@ -85,8 +91,3 @@ def main() -> int:
         b, w = statistics.median(seen["base"]), statistics.median(seen["new"])
         print(f"{name:21} {nodes['base']:>12} {nodes['new']:>12} {b:>10.0f} {w:>10.0f} "
               f"{(w / b - 1) * 100:>+6.1f}%", flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,11 +1,9 @@
-#!/usr/bin/env python3
 """Start-up as a GUI sees it: seconds from starting the engine to `ucciok`, and to `readyok` (the compiled
 search loaded and ready), with numba's cache as `make setup` leaves it (warm) and empty (cold: everything is
 compiled, as on a first start without `make setup`).
 
-    .venv/bin/python scripts/bench_startup.py [--runs 3] [--no-cold]
+    shuai bench startup [--runs 3] [--no-cold]
 """
-import argparse
 import os
 import shutil
 import statistics
@@ -13,7 +11,10 @@ import subprocess
 import tempfile
 import time
 
-from _common import ROOT, default_ours
+import click
+
+from . import ROOT
+from .uci import default_ours
 
 
 def handshake(env) -> tuple[float, float]:
@@ -38,23 +39,20 @@ def handshake(env) -> tuple[float, float]:
     return ucciok, readyok
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=3, help="warm starts to time (the median is shown)")
-    ap.add_argument("--no-cold", action="store_true", help="skip the cold start (it compiles for a minute)")
-    args = ap.parse_args()
+@click.command()
+@click.option("--runs", type=click.IntRange(1), default=3, show_default=True,
+              help="Warm starts to time (the median is shown).")
+@click.option("--cold/--no-cold", default=True, help="Time a cold start too (it compiles for a minute).")
+def startup(runs, cold):
+    """Start-up as a GUI sees it: seconds to `ucciok` and to `readyok`, numba's cache warm and cold."""
     handshake(dict(os.environ))                      # fills the cache if `make setup` has not
-    warm = [handshake(dict(os.environ)) for _ in range(args.runs)]
+    warm = [handshake(dict(os.environ)) for _ in range(runs)]
     print(f"warm cache   ucciok {statistics.median(w[0] for w in warm):6.3f} s   "
-          f"readyok {statistics.median(w[1] for w in warm):6.3f} s   (median of {args.runs})")
-    if not args.no_cold:
+          f"readyok {statistics.median(w[1] for w in warm):6.3f} s   (median of {runs})")
+    if cold:
         cache = tempfile.mkdtemp(prefix="shuai-cache-")
         try:
             ucciok, readyok = handshake(dict(os.environ, SHUAI_CACHE_DIR=cache))
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         print(f"cold cache   ucciok {ucciok:6.3f} s   readyok {readyok:6.1f} s")
-
-
-if __name__ == "__main__":
-    main()

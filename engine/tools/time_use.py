@@ -1,18 +1,18 @@
-#!/usr/bin/env python3
 """How each engine of a match spent its clock, read from the match runner's engine traffic (``--log``; the SPRT
 writes one beside its PGN): per engine, the time from each ``go`` to its ``bestmove`` by the engine's own move
 number in the game, as milliseconds and as a share of the clock it had, and how close it came to flagging.
 
-    .venv/bin/python scripts/time_use.py MATCH.log [MATCH.log ...] [--bucket 10]
+    shuai diagnose time-use MATCH.log [MATCH.log ...] [--bucket 10]
 
 It reads UCCI's ``go time T`` and UCI's ``go wtime W btime B`` (the side to move from the ``position`` line
 before it); a ``go`` with no clock (``movetime``, ``depth``, ``nodes``) is skipped.  Times are the runner's
 timestamps, so they include the pipes both ways: what the engine's clock is charged.
 """
-import argparse
 import re
 import statistics
 from collections import defaultdict
+
+import click
 
 LINE = re.compile(r"\s*([\d.]+) (\S+) #(\d+) ([<>]) (.*)")
 
@@ -55,16 +55,18 @@ def moves(paths):
                     yield name, number[key], 1000 * (t - t0), clock
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("logs", nargs="+")
-    parser.add_argument("--bucket", type=int, default=10, help="moves per row (default 10)")
-    args = parser.parse_args()
+@click.command("time-use")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--bucket", type=click.IntRange(1), default=10, show_default=True, help="Moves per row.")
+def time_use(logs, bucket):
+    """How each engine of a match spent its clock, from the runner's engine traffic (--log; an SPRT writes one):
+    the time from each go to its bestmove by move number, as ms and as a share of the clock, and how close each
+    came to flagging."""
     rows = defaultdict(lambda: defaultdict(list))
     worst = defaultdict(lambda: (0.0, 0.0, 0.0))      # engine -> (largest share of the clock used, ms, clock)
     least = defaultdict(lambda: float("inf"))          # engine -> the least clock left after a move
-    for name, number, used, clock in moves(args.logs):
-        rows[name][(number - 1) // args.bucket].append((used, clock))
+    for name, number, used, clock in moves(logs):
+        rows[name][(number - 1) // bucket].append((used, clock))
         if clock > 0 and used / clock > worst[name][0]:
             worst[name] = (used / clock, used, clock)
         least[name] = min(least[name], clock - used)
@@ -74,13 +76,10 @@ def main():
             cell = rows[name][bucket]
             used = [u for u, _ in cell]
             share = [100 * u / c for u, c in cell if c > 0]
-            print(f"  {bucket * args.bucket + 1:3d}-{(bucket + 1) * args.bucket:<3d} | {len(cell):6d} | "
+            print(f"  {bucket * bucket + 1:3d}-{(bucket + 1) * bucket:<3d} | {len(cell):6d} | "
                   f"{statistics.mean(used):7.1f} {statistics.median(used):7.1f} | "
                   f"{statistics.mean(share) if share else 0:5.2f}")
         share, used, clock = worst[name]
         print(f"  the largest share: {100 * share:.1f}% ({used:.0f} of {clock:.0f} ms); the least clock left "
               f"after a move: {least[name]:.0f} ms")
 
-
-if __name__ == "__main__":
-    main()

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Lazy SMP: time to depth and nodes per second with 1, 2, ... threads, on the 30 positions of `shuai bench`
 (each game's ``bench.FENS``), each searched to a fixed depth from an empty table, in the same run.
 
-    .venv/bin/python scripts/bench_threads.py [--threads 1,2] [--depth 18] [--game xiangqi] [--hash 64] [--rounds 1]
-    .venv/bin/python scripts/bench_threads.py --stop-latency [--threads 1,2,4,8,16]
+    shuai bench threads [--threads 1,2] [--depth 18] [--game xiangqi] [--hash 64] [--rounds 1]
+    shuai bench threads --stop-latency [--threads 1,2,4,8,16]
 
 For each thread count: the wall time until the search has completed the depth (the main thread's iteration;
 helpers fill the table ahead of it), summed over the positions; the speed-up is the 1-thread time over that
@@ -15,14 +14,15 @@ idle machine: a thread count above the cores measures the scheduler.
 ``--stop-latency``: for each thread count, 10 times: ``go infinite`` from the start position for 0.5 s, then
 ``stop``; the time from ``stop`` to the ``bestmove`` callback (median and worst, ms).
 """
-import argparse
 import math
 import os
 import threading
 import time
 
-from engine.game import game_named
-from engine.searcher import Limits, Searcher
+import click
+
+from ..game import game_named
+from ..searcher import Limits, Searcher
 
 DEPTH = 18      # xiangqi: 0.7 s a position on one thread here, long enough for the helpers to matter
 
@@ -38,7 +38,7 @@ def time_to_depth(searcher: Searcher, position, depth: int) -> tuple[float, int,
     return time.perf_counter() - start, info.nodes if info else 0, info.depth if info else 0
 
 
-def stop_latency(counts: list[int], game, hash_mb: int) -> None:
+def measure_stop_latency(counts: list[int], game, hash_mb: int) -> None:
     print(f"stop latency, {game.name}, go infinite 0.5 s then stop, 10 times; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'threads':>8} {'median ms':>10} {'worst ms':>9}")
@@ -59,36 +59,35 @@ def stop_latency(counts: list[int], game, hash_mb: int) -> None:
         print(f"{n:8} {times[len(times) // 2]:10.2f} {times[-1]:9.2f}", flush=True)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("--threads", default="1,2", help="thread counts, the first the baseline (default 1,2)")
-    ap.add_argument("--depth", type=int, default=DEPTH, help=f"depth of every search (default {DEPTH})")
-    ap.add_argument("--game", default="xiangqi")
-    ap.add_argument("--hash", type=int, default=64, help="MB (default 64)")
-    ap.add_argument("--limit", type=int, default=0, help="only the first N positions (0: all)")
-    ap.add_argument("--rounds", type=int, default=1, help="times through the positions (default 1)")
-    ap.add_argument("--stop-latency", action="store_true", help="measure stop latency instead")
-    args = ap.parse_args()
-    game = game_named(args.game)
-    if args.stop_latency:
-        stop_latency([int(n) for n in args.threads.split(",")], game, args.hash)
+@click.command()
+@click.option("--threads", "thread_counts", default="1,2", show_default=True,
+              help="Thread counts, the first the baseline.")
+@click.option("--depth", type=click.IntRange(1), default=DEPTH, show_default=True, help="Depth of every search.")
+@click.option("--game", "game_name", type=click.Choice(["xiangqi", "chess"]), default="xiangqi", show_default=True)
+@click.option("--hash", "hash_mb", type=click.IntRange(1), default=64, show_default=True, help="MB.")
+@click.option("--limit", type=click.IntRange(0), default=0, help="Only the first N positions (0: all).")
+@click.option("--rounds", type=click.IntRange(1), default=1, show_default=True, help="Times through the positions.")
+@click.option("--stop-latency", is_flag=True, help="Measure stop latency instead.")
+def threads(thread_counts, depth, game_name, hash_mb, limit, rounds, stop_latency):
+    """Lazy SMP: time to depth and nodes per second with 1, 2, ... threads on the bench positions."""
+    game = game_named(game_name)
+    if stop_latency:
+        measure_stop_latency([int(n) for n in thread_counts.split(",")], game, hash_mb)
         return
     bench = game.bench()
-    fens = list(bench.FENS)[:args.limit or None]
-    depth = args.depth
-    counts = [int(n) for n in args.threads.split(",")]
+    fens = list(bench.FENS)[:limit or None]
+    counts = [int(n) for n in thread_counts.split(",")]
     searchers = {}
     for n in counts:
-        searchers[n] = Searcher(args.hash)
+        searchers[n] = Searcher(hash_mb)
         searchers[n].set_threads(n)
         time_to_depth(searchers[n], game.Position(fens[0]), 2)      # kernels loaded, work arrays made
-    print(f"{args.game}: {len(fens)} positions x {args.rounds}, depth {depth}, Hash {args.hash} MB, threads "
-          f"{args.threads}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"{game_name}: {len(fens)} positions x {rounds}, depth {depth}, Hash {hash_mb} MB, threads "
+          f"{thread_counts}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     seconds = {n: 0.0 for n in counts}
     nodes = {n: 0 for n in counts}
     log_ratio = {n: 0.0 for n in counts}
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for i, fen in enumerate(fens):
             row = {n: time_to_depth(searchers[n], game.Position(fen), depth) for n in counts}
             for n, (s, k, d) in row.items():
@@ -98,12 +97,8 @@ def main():
             print(f"  {i + 1:2}  " + "  ".join(f"{n}t {s:6.2f}s {k:9} nodes d{d}" for n, (s, k, d) in row.items()),
                   flush=True)
     base = seconds[counts[0]]
-    total = args.rounds * len(fens)
+    total = rounds * len(fens)
     print(f"{'threads':>8} {'time s':>9} {'speed-up':>9} {'geo mean':>9} {'knps':>8}")
     for n in counts:
         print(f"{n:8} {seconds[n]:9.1f} {base / seconds[n]:9.2f} {math.exp(log_ratio[n] / total):9.2f} "
               f"{nodes[n] / seconds[n] / 1000:8.0f}")
-
-
-if __name__ == "__main__":
-    main()

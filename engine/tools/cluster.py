@@ -1,4 +1,3 @@
-#!/usr/bin/env python
 """Table builds on one machine and on Ray (issue 16's benchmark; needs the cluster extra).
 
 1. **Overhead:** a table set (default: the whole default set, 105 tables) built by ``shuai tb build`` into a
@@ -9,13 +8,12 @@
 2. **The largest table:** ``--largest NAME`` builds NAME and what it needs on this machine, and reports its
    time and the peak resident memory of the build (``getrusage`` of the child process).
 
-    .venv/bin/python scripts/bench_cluster.py [--set default|one-attacker] [--sliced] [--largest KRvKNAABB]
+    shuai bench cluster [--set default|one-attacker] [--sliced] [--largest KRvKNAABB]
 
 Each figure comes from one run; the machine's load is printed beside it (the clocks are real).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import subprocess
@@ -24,7 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import click
+
+from . import ROOT
+
 SHUAI = [sys.executable, "-m", "engine"]
 
 
@@ -49,40 +50,38 @@ def files(directory: Path) -> dict:
     return {p.name: p.read_bytes() for p in sorted(directory.glob("*.xtb"))}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", choices=["default", "one-attacker"], default="default")
-    ap.add_argument("--sliced", action="store_true", help="Also build the set on Ray with large tables sliced.")
-    ap.add_argument("--largest", metavar="NAME", help="Build this table (and what it needs) and measure it.")
-    ap.add_argument("--skip-overhead", action="store_true")
-    args = ap.parse_args()
+@click.command()
+@click.option("--set", "table_set", type=click.Choice(["default", "one-attacker"]), default="default",
+              show_default=True)
+@click.option("--sliced", is_flag=True, help="Also build the set on Ray with large tables sliced.")
+@click.option("--largest", metavar="NAME", help="Build this table (and what it needs) and measure it.")
+@click.option("--skip-overhead", is_flag=True, help="Only --largest.")
+def cluster(table_set, sliced, largest, skip_overhead):
+    """Table builds on one machine and on Ray (issue 16's benchmark; needs the cluster extra): the set's wall
+    time both ways and the files compared; with --largest, one large table's time and peak memory."""
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    flag = ["--default"] if args.set == "default" else ["--one-attacker"]
+    flag = ["--default"] if table_set == "default" else ["--one-attacker"]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        if not args.skip_overhead:
+        if not skip_overhead:
             t_local, _, lines = build(tmp / "local", [], *flag)
             line = summary_line(lines)
-            print(f"{args.set} set, one machine:   {t_local:7.1f} s   ({line})")
+            print(f"{table_set} set, one machine:   {t_local:7.1f} s   ({line})")
             t_ray, _, lines = build(tmp / "ray", [], *flag, "--cluster", "auto")
             line = summary_line(lines)
             same = files(tmp / "local") == files(tmp / "ray")
-            print(f"{args.set} set, local Ray:     {t_ray:7.1f} s   ({line}); overhead {t_ray / t_local - 1:+.0%}, "
+            print(f"{table_set} set, local Ray:     {t_ray:7.1f} s   ({line}); overhead {t_ray / t_local - 1:+.0%}, "
                   f"files {'byte-identical' if same else 'DIFFERENT'}")
-            if args.sliced:
+            if sliced:
                 t_cut, _, lines = build(tmp / "sliced", [], *flag, "--cluster", "auto", "--slice-above", "1000000")
                 line = summary_line(lines)
                 same = files(tmp / "local") == files(tmp / "sliced")
-                print(f"{args.set} set, Ray, sliced: {t_cut:7.1f} s   ({line}); against one machine "
+                print(f"{table_set} set, Ray, sliced: {t_cut:7.1f} s   ({line}); against one machine "
                       f"{t_cut / t_local - 1:+.0%}, files {'byte-identical' if same else 'DIFFERENT'}")
             print(f"load average now {os.getloadavg()[0]:.1f}")
-        if args.largest:
-            t, peak, lines = build(tmp / "largest", [args.largest])
-            own = [l for l in lines if l.startswith(f"{args.largest}:")]
-            print(f"{args.largest} and what it needs: {t:.1f} s, peak resident memory {peak:.0f} MB "
+        if largest:
+            t, peak, lines = build(tmp / "largest", [largest])
+            own = [l for l in lines if l.startswith(f"{largest}:")]
+            print(f"{largest} and what it needs: {t:.1f} s, peak resident memory {peak:.0f} MB "
                   f"({summary_line(lines)}); load average {os.getloadavg()[0]:.1f}")
             print("  " + "\n  ".join(own + [l for l in lines[:-1] if l not in own][-5:]))
-
-
-if __name__ == "__main__":
-    main()
