@@ -60,16 +60,16 @@ def watch(log, slack: float) -> None:
 
 @click.command("stall-watch", context_settings={"ignore_unknown_options": True})
 @click.argument("dump_dir", type=click.Path(file_okay=False))
-@click.argument("engine_args", nargs=-1, type=click.UNPROCESSED)
 @click.option("--slack", type=float, default=0.05, show_default=True, envvar="STALL_SLACK",
               help="Seconds past a search's hard limit before its stacks are dumped (STALL_SLACK; a test sets it "
                    "below 0).")
-def stall_watch(dump_dir, engine_args, slack):
+@click.option("--variant", default=None, help="The game UCI's 'startpos' means (the engine's own --variant).")
+def stall_watch(dump_dir, slack, variant):
     """The engine (the one of the current directory) with a watchdog on its clock: a search that answers late
     leaves every thread's stack and its own account in DUMPDIR/stall-PID.txt.  Use it as the match runner's
     engine command: python -m engine diagnose stall-watch DUMPDIR."""
     os.makedirs(dump_dir, exist_ok=True)
     log = open(os.path.join(dump_dir, f"stall-{os.getpid()}.txt"), "a", buffering=1)
     watch(log, slack)
-    from ..cli import main
-    sys.exit(main.main(args=list(engine_args), prog_name="shuai"))
+    from ..protocol.loop import run
+    sys.exit(run(variant=variant))

@@ -30,7 +30,8 @@ def format_params(params: dict, provenance: dict, game: str = DEFAULT.name) -> s
     for name, values in params.items():
         values = [int(v) for v in values]
         if len(values) == size:
-            rows = [values[i * width:(i + 1) * width] for i in range(size // width)]    # already top rank first
+            # Two ranks a line, already top rank first (a line of one rank repeats too often: kings' zeros).
+            rows = [values[i:i + 2 * width] for i in range(0, size, 2 * width)]
             body = "\n".join("        " + "".join(f"{v:6d}," for v in row) for row in rows)
             out.append(f'    "{name}": (\n{body}\n    ),')
         else:
