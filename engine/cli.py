@@ -160,7 +160,7 @@ def diagnose():
 
 
 # Sub-commands defined in their own packages; each module imports only click at the top.
-from .book.cli import book  # noqa: E402
+from .bookmaker.cli import book  # noqa: E402
 from .egtb.cli import tb  # noqa: E402
 from .match.cli import match  # noqa: E402
 from .match.sprt import freeze, sprt  # noqa: E402

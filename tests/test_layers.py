@@ -36,7 +36,7 @@ BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engi
         "engine.nnue", "engine.nnue.features", "engine.nnue.network", "engine.nnue.kernels", "engine.borrow"}
 FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.searcher", "engine.cli",
               "engine.benchmark", "engine.warmup", "engine.cluster", "engine.levels", "engine.book",
-              "engine.tools")
+              "engine.bookmaker", "engine.tools")
 # A table generator (and what drives one) is build-time code: no search kernel may depend on it.
 GENERATOR = re.compile(r"(generate|build|sliced|rule|levels|cli)$")
 
@@ -256,3 +256,33 @@ def test_an_edit_recompiles_only_the_kernels_that_depend_on_it(tmp_path, edited,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == recompiled.split()
+
+
+def _package_of(module: str) -> str:
+    """The top-level part of the engine a module belongs to (``engine.protocol.uci`` -> ``engine.protocol``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_arrow_runs_back_up(graph):
+    """Between the engine's top-level packages and modules the imports run one way: no two of them import each
+    other, however indirectly (a module-level circle is caught above; this one is between parts, e.g. the
+    books' reader below the searcher and their builder above it)."""
+    edges = {}
+    for module, targets in graph.items():
+        for target in targets:
+            if _package_of(module) != _package_of(target):
+                edges.setdefault(_package_of(module), set()).add(_package_of(target))
+
+    def reaches(start, goal):
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in edges.get(todo.pop(), ()):
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    back = sorted((a, b) for a in edges for b in edges[a] if reaches(b, a))
+    assert back == []

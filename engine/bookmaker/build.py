@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from . import native, polyglot
+from ..book import native, polyglot
 
 
 class BookCounter:
