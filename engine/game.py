@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-ROOT = Path(__file__).resolve().parents[1]      # the repository: the default openings are under tests/data
+ROOT = Path(__file__).resolve().parents[1]      # where the package lies (its data files: Game.package_file)
 
 
 def _load(path: str):
@@ -60,7 +60,7 @@ class Game:
         self.ucci = c.UCCI                  # UCCI plays this game
         self.iccs = c.ICCS                  # moves are ICCS coordinates (ranks 0-9), which some engines number 1-10
         self._parts = {"session": c.SESSION, "referee": c.REFEREE, "pgn": c.PGN}
-        self.openings = str(ROOT / c.OPENINGS)      # the default openings file (match, tuner self-play)
+        self.openings = str(self.package_file(c.OPENINGS))     # the default openings (match, tuner self-play)
 
     def _module(self, name: str):
         return importlib.import_module(f"{self.package}.{name}")

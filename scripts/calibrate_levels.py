@@ -4,7 +4,7 @@
 
 * ``--chess``: Shuai with ``UCI_LimitStrength`` and ``UCI_Elo`` E against Stockfish with the same ``UCI_Elo`` E,
   for E in ``--elo`` (repeatable; default 1500 and 2000), ``--games`` games each (default 40) from
-  ``tests/data/chess-openings.epd``.  Shuai's Elo at that setting is E plus the Elo difference measured; a level
+  ``engine/chess/openings.epd``.  Shuai's Elo at that setting is E plus the Elo difference measured; a level
   that is honest scores about 50%.  Needs ``apt-get install -y stockfish`` (Debian's 15.1 takes UCI_Elo
   1350-2850; calibrated by its authors at longer time controls, see /work/shared/NOTES.md).
   ``--skill-at S:E`` (repeatable): also Shuai at ``Skill Level`` S against Stockfish at ``UCI_Elo`` E, the points that
@@ -12,7 +12,7 @@
 * ``--xiangqi``: the skill ladder: adjacent skills of ``--skill`` (repeatable; default 0 5 10 15 20) against each other,
   and each against a fixed reference, ``--reference`` (default MaxQi over xboard; Fairy-Stockfish at a
   ``Skill Level``: ``--reference "proto=uci option.Skill\\ Level=5 /usr/games/fairy-stockfish"``), ``--games``
-  games a pairing (default 20) from ``tests/data/openings.epd``.
+  games a pairing (default 20) from ``engine/xiangqi/openings.epd``.
 
 Every match is ``shuai match`` (``python -m engine.match.cli``), concurrency ``--concurrency`` (default 1: the
 clocks are real, keep 1 on a loaded 2-core machine); PGN, engine logs and each match's summary go to ``--out``.

@@ -1,4 +1,4 @@
-"""Make the chess opening book ``tests/data/chess-openings.epd``: short, balanced, varied openings, found by
+"""Make the chess opening book ``engine/chess/openings.epd``: short, balanced, varied openings, found by
 this project's own engine (there is no chess book in the repository, and none is copied from elsewhere).
 
     .venv/bin/python scripts/make_chess_openings.py [--count 200] [--seed 1] [--depth 8] [--margin 60]
@@ -38,8 +38,8 @@ def candidate(n: int, seed: int, min_plies: int, max_plies: int):
 
 
 @click.command()
-@click.option("--out", type=click.Path(dir_okay=False), default=str(ROOT / "tests" / "data" / "chess-openings.epd"),
-              show_default="tests/data/chess-openings.epd")
+@click.option("--out", type=click.Path(dir_okay=False), default=str(ROOT / "engine" / "chess" / "openings.epd"),
+              show_default="engine/chess/openings.epd")
 @click.option("--count", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--depth", type=click.IntRange(1), default=8, show_default=True,

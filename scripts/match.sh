@@ -1,12 +1,12 @@
 #!/bin/sh
-# The long matches of issue 4, played with `shuai match` (openings tests/data/openings.epd, colours swapped).
+# The long matches of issue 4, played with `shuai match` (openings engine/xiangqi/openings.epd, colours swapped).
 #
 # Usage: scripts/match.sh [maxqi|fsf|sjaak|forfeit|all|marathon|load|chess-fairymax|chess-sf ...]   (default: all; `make match` runs all)
 #   maxqi    Shuai vs MaxQi            MAXQI_GAMES (40)   at MAXQI_TC (20+0.2)     target: >= 75 % for Shuai
 #   fsf      Shuai vs Fairy-Stockfish  FSF_GAMES (20)     at FSF_TC (20+0.2), both Hash 64 MB, FSF over UCI
 #   sjaak    Shuai vs Sjaak II         SJAAK_GAMES (20)   at SJAAK_TC (20+0.2) (xboard; sent H/E FEN letters)
 #   forfeit  Shuai vs MaxQi            FORFEIT_GAMES (100) at FORFEIT_TC (10+0.1)  count time forfeits (want 0)
-# Chess (openings tests/data/chess-openings.epd; not in `all`):
+# Chess (openings engine/chess/openings.epd; not in `all`):
 #   chess-fairymax  Shuai vs Fairy-Max  FAIRYMAX_GAMES (40) at FAIRYMAX_TC (10+0.1)  target: >= 75 % for Shuai
 #   chess-sf        Shuai vs Stockfish limited to UCI_Elo, one match per level of SF_ELO ("2000 2300 2600"),
 #                   SF_GAMES (40) each at SF_TC (10+0.1): the level where Shuai scores 50 % is its rating
@@ -43,7 +43,7 @@ if [ -n "$SHUAI_REV" ]; then
 fi
 
 play() {   # play NAME GAMES TC OPPONENT-SPEC [CONCURRENCY [OPENINGS]]
-    name=$1 games=$2 tc=$3 opponent=$4 concurrency=${5:-$CONCURRENCY} openings=${6:-tests/data/openings.epd}
+    name=$1 games=$2 tc=$3 opponent=$4 concurrency=${5:-$CONCURRENCY} openings=${6:-engine/xiangqi/openings.epd}
     rm -f "$OUT/$name.pgn" "$OUT/$name.log" "$OUT/$name.txt"
     echo "== $name: $games games at $tc, concurrency $concurrency -> $OUT/$name.{pgn,log,txt}"
     "$PY" -m engine.match.cli \
@@ -81,12 +81,12 @@ for what in "$@"; do
             play load "${LOAD_GAMES:-100}" "${LOAD_TC:-10+0.1}" "proto=xboard $MAXQI" "${LOAD_CONCURRENCY:-4}" ;;
         chess-fairymax)
             play chess-fairymax "${FAIRYMAX_GAMES:-40}" "${FAIRYMAX_TC:-10+0.1}" "proto=xboard $FAIRYMAX" \
-                "$CONCURRENCY" tests/data/chess-openings.epd ;;
+                "$CONCURRENCY" engine/chess/openings.epd ;;
         chess-sf)
             for elo in ${SF_ELO:-2000 2300 2600}; do
                 play "chess-sf$elo" "${SF_GAMES:-40}" "${SF_TC:-10+0.1}" \
                     "name=Stockfish-$elo option.UCI_LimitStrength=true option.UCI_Elo=$elo $STOCKFISH" \
-                    "$CONCURRENCY" tests/data/chess-openings.epd
+                    "$CONCURRENCY" engine/chess/openings.epd
             done ;;
         maxqi|fsf|sjaak) ;;
         *) echo "unknown match '$what' (maxqi, fsf, sjaak, forfeit, all, marathon, load, chess-fairymax or" \

@@ -114,7 +114,9 @@ from engine.match.engines import EngineSpec, TimeControl  # noqa: E402
 from engine.match.openings import load_openings, openings_game, parse_opening  # noqa: E402
 from engine.match.runner import Match, MatchConfig, summary  # noqa: E402
 
+from engine.game import XIANGQI  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
+XIANGQI_OPENINGS = Path(XIANGQI.openings)
 SHUAI = ROOT / ".venv" / "bin" / "shuai"
 FAKE = [sys.executable, str(Path(__file__).resolve())]
 FOOLS_MATE = "f2f3,e7e5,g2g4,d8h4"
@@ -172,7 +174,7 @@ def test_openings_and_paths(tmp_path):
         parse_opening("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", "chess")
     with pytest.raises(ValueError, match="illegal move 'e2e5'"):
         parse_opening("startpos moves e2e5", "chess")
-    assert openings_game(str(ROOT / "tests" / "data" / "openings.epd")) == "xiangqi"
+    assert openings_game(str(XIANGQI_OPENINGS)) == "xiangqi"
     # A file of 'startpos moves ...' lines names its game by the moves only one game can play (it fell back to
     # xiangqi, and chess moves were 'illegal'); bare 'startpos' tells nothing.
     for lines, game in (("startpos\nstartpos moves e2e4 e7e5\n", "chess"), ("startpos moves h2e2\n", "xiangqi"),
@@ -274,7 +276,7 @@ def test_cli_chess_sprt_with_fakes(tmp_path):
     assert "Score of Fake-chess-uci-none vs Fake-chess-xboard-illegal: 26 - 0 - 0" in r.output
     assert "Resume with --resume 26,0,0/0,0,0,0,0,13" in r.output
     assert len(read_pgn(pgn)) == 26
-    xiangqi_book = str(ROOT / "tests" / "data" / "openings.epd")
+    xiangqi_book = str(XIANGQI_OPENINGS)
     bad = CliRunner().invoke(match, ["--game", "chess", "--engine", a, "--engine", b, "--tc", "1",
                                      "--openings", xiangqi_book])
     assert bad.exit_code == 2 and "holds xiangqi positions, not chess" in bad.output

@@ -18,6 +18,7 @@ from engine.match.runner import pairs_of, schedule
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
+XIANGQI_OPENINGS = Path(XIANGQI.openings)          # the game's own openings, shipped with the package
 FAKE = f"{sys.executable} {ROOT / 'tests' / 'fakes' / 'fake_engine.py'}"
 
 @pytest.fixture(scope="module")
@@ -173,7 +174,7 @@ def _match(tmp_path, name, *more):
     pgn = tmp_path / f"{name}.pgn"
     r = CliRunner().invoke(match, [
         "--engine", f"proto=ucci {FAKE} --proto ucci", "--engine", f"proto=uci {FAKE} --proto uci --fault illegal "
-        "--at 7", "--games", "4", "--tc", "0.05", "--max-plies", "10", "--openings", str(DATA / "openings.epd"),
+        "--at 7", "--games", "4", "--tc", "0.05", "--max-plies", "10", "--openings", str(XIANGQI_OPENINGS),
         "--pgn", str(pgn), "--concurrency", "2", *more])
     assert r.exit_code == 0, r.output
     games = sorted(parse_pgn(pgn.read_text()), key=lambda g: int(g.tags["Round"]))
@@ -199,7 +200,7 @@ def test_a_match_on_ray_gives_the_pgn_and_result_of_a_local_one(ray_cluster, tmp
 
 
 def test_games_go_to_the_cluster_an_opening_pair_a_task():
-    book = load_openings(str(DATA / "openings.epd"))[:3]
+    book = load_openings(str(XIANGQI_OPENINGS))[:3]
     groups = pairs_of(schedule(2, 6, book))
     assert [[j.number for j in g] for g in groups] == [[1, 2], [3, 4], [5, 6]]
     assert all(g[0].opening_index == g[1].opening_index and (g[0].red, g[0].black) == (g[1].black, g[1].red)

@@ -14,6 +14,7 @@ from engine.game import XIANGQI
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
+XIANGQI_OPENINGS = Path(XIANGQI.openings)          # the game's own openings, shipped with the package
 FAKE = f"{sys.executable} {ROOT / 'tests' / 'fakes' / 'fake_engine.py'}"
 
 # Run in a process of its own: the nodes are started there (ray.cluster_utils.Cluster) and the commands join
@@ -57,7 +58,7 @@ def test_two_nodes_joined_by_address_build_a_sliced_table_and_play_a_match(tmp_p
     local, remote, pgn = tmp_path / "local", tmp_path / "nodes", tmp_path / "nodes.pgn"
     Builder(XIANGQI, local).build(["KRvKN"])
     with FileLock(str(tmp_path_factory.getbasetemp().parent / "shuai-ray.lock")):   # one Ray at a time
-        r = subprocess.run([sys.executable, "-c", SCRIPT, str(remote), str(pgn), str(DATA / "openings.epd"), FAKE],
+        r = subprocess.run([sys.executable, "-c", SCRIPT, str(remote), str(pgn), str(XIANGQI_OPENINGS), FAKE],
                            cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "nodes 2 CPUs 2" in r.stdout

@@ -19,7 +19,9 @@ from engine.match.stats import PAIR_KINDS, Sprt, elo_estimate, elo_from_score, l
 from engine.xiangqi.position import Position, START_FEN
 from engine.xiangqi.rules import game_result
 
+from engine.game import XIANGQI  # noqa: E402
 DATA = Path(__file__).parent / "data"
+XIANGQI_OPENINGS = Path(XIANGQI.openings)          # the game's own openings, shipped with the package
 FAKE = [sys.executable, str(Path(__file__).parent / "fakes" / "fake_engine.py")]
 
 
@@ -174,7 +176,7 @@ def test_time_control_and_dialects():
 
 
 def test_openings_and_paths(tmp_path):
-    book = load_openings(str(DATA / "openings.epd"))
+    book = load_openings(str(XIANGQI_OPENINGS))
     assert len(book) == 200
     op = book[0]
     path = path_from_start(op.fen)
@@ -207,7 +209,7 @@ def test_schedule_resumed_goes_on_with_the_next_openings():
 # ---------------------------------------------------------------------------------------------------------
 
 def test_pgn_round_trip():
-    fen = load_openings(str(DATA / "openings.epd"))[0].fen          # black to move
+    fen = load_openings(str(XIANGQI_OPENINGS))[0].fen          # black to move
     pos = Position(fen)
     moves = []
     for _ in range(25):
@@ -410,7 +412,7 @@ def test_fen_letters_for_engines_that_read_only_h_and_e(tmp_path):
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"
     assert fen_with_letters(fen, "HE") == "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b - - 0 1"
     assert fen_with_letters(fen, "NB") == fen
-    book = load_openings(str(DATA / "openings.epd"))[:2]
+    book = load_openings(str(XIANGQI_OPENINGS))[:2]
     res, pgn, _ = run_match(tmp_path, [fake("uci"), fake("xboard", "none", 0, "--he-only")], tc="3+0.05",
                             openings=book, games=4, max_plies=6, concurrency=1)
     assert [rec.reason for _, rec in res.records] == ["max plies"] * 4
@@ -426,7 +428,7 @@ def test_refused_move_fails_at_once_with_the_engines_words(tmp_path):
 
 
 def test_openings_without_setboard_and_sudden_death(tmp_path):
-    book = load_openings(str(DATA / "openings.epd"))[:1]
+    book = load_openings(str(XIANGQI_OPENINGS))[:1]
     res, pgn, _ = run_match(tmp_path, [fake("uci"), fake("xboard", "none", 0, "--no-setboard")],
                             tc="3+0.05", openings=book, max_plies=10)
     assert all(rec.reason == "max plies" for _, rec in res.records)     # no illegal moves: the path was sent

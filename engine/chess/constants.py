@@ -68,8 +68,8 @@ ICCS = False
 
 # This game's parts outside the game package, for the shared front ends (``module:name``, imported on first use
 # by engine.game): the terminal session (engine.play), the referee of a match (engine.match), the match's PGN
-# writer, and the default openings (tests/data, relative to the repository).
+# writer, and the default openings (a file of the package).
 SESSION = "engine.play.chess_session:ChessSession"
 REFEREE = "engine.match.referee:ChessReferee"
 PGN = "engine.match.chess_pgn"
-OPENINGS = "tests/data/chess-openings.epd"
+OPENINGS = "openings.epd"

@@ -91,9 +91,9 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
     \b
     Examples:
       shuai match --engine /usr/games/fairy-stockfish --engine "proto=xboard /usr/games/maxqi" \\
-          --games 4 --tc 0.2 --openings tests/data/openings.epd --pgn games.pgn
+          --games 4 --tc 0.2 --openings engine/xiangqi/openings.epd --pgn games.pgn
       shuai match --engine "name=new cmd=.venv/bin/shuai" --engine "name=old cmd=../old/.venv/bin/shuai" \\
-          --games 2000 --tc 10+0.1 --openings tests/data/openings.epd --sprt elo0=0 elo1=5
+          --games 2000 --tc 10+0.1 --openings engine/xiangqi/openings.epd --sprt elo0=0 elo1=5
       shuai match --game chess --engine .venv/bin/shuai --engine "proto=xboard /usr/games/fairymax" \\
           --games 10 --tc 5+0.05 --pgn chess.pgn
     """

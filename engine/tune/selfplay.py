@@ -1,7 +1,7 @@
 """Training positions for the evaluation tuner (issue 13), made by the engine playing itself.
 
-Each game starts from an opening of the game's book (``Game.openings``, xiangqi: ``tests/data/openings.epd``,
-chess: ``tests/data/chess-openings.epd``; game g uses opening g mod their number) followed by a few random legal plies
+Each game starts from an opening of the game's book (``Game.openings``, xiangqi: ``engine/xiangqi/openings.epd``,
+chess: ``engine/chess/openings.epd``; game g uses opening g mod their number) followed by a few random legal plies
 drawn from a generator seeded with (seed, g), so that no two games repeat (chess: only plies that the static
 exchange does not judge losing, when there are any -- a random chess move often hangs a piece); then both
 sides search a fixed number of nodes a move (with the hand-written evaluation, or with a network given as

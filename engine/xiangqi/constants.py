@@ -53,8 +53,8 @@ ICCS = True
 
 # This game's parts outside the game package, for the shared front ends (``module:name``, imported on first use
 # by engine.game): the terminal session (engine.play), the referee of a match (engine.match), the match's PGN
-# writer, and the default openings (tests/data, relative to the repository).
+# writer, and the default openings (a file of the package).
 SESSION = "engine.play.session:Session"
 REFEREE = "engine.match.referee:XiangqiReferee"
 PGN = "engine.match.pgn"
-OPENINGS = "tests/data/openings.epd"
+OPENINGS = "openings.epd"
