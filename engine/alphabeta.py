@@ -7,10 +7,9 @@ static evaluation and "improving", check extension, razoring, reverse futility, 
 the margin over beta (guarded for endings without pieces), internal iterative reduction, singular
 extension (each game's default: ``SINGULAR_DEPTH``; xiangqi's only on lines not already extended,
 ``SINGULAR_LINE_EXTENSION``), late-move and futility pruning of quiet moves, late-move
-reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE).  Move ordering: hash
-move -> winning and equal captures by MVV/LVA -> two killers and the countermove -> quiets by butterfly and
-continuation history -> losing captures. Repetitions are found through a small hash of the keys on the path and judged by the game's rules
-(xiangqi: the Asian rules). A score that depends on the path (a repetition, the move limit) is never stored in the
+reductions adjusted by history; quiescence with delta pruning and no losing captures (SEE).  Its parts, compiled
+with it: move ordering (``engine.ordering``) and the history tables (``engine.history``).  Repetitions are found
+through a small hash of the keys on the path and judged by the game's rules (xiangqi: the Asian rules). A score that depends on the path (a repetition, the move limit) is never stored in the
 table, nor the result of a node whose deciding move led to one; near the move limit the table settles nothing.
 
 The root is a node of ``pvs`` (ply 0), as in Stockfish: its moves are the driver's list in ``moves[0]``, in the
@@ -22,15 +21,10 @@ disk; deeper, where nodes are many, only chunks already cached are used (Stockfi
 
 All state lives in arrays made once by the Python driver (``engine.searcher``):
 
-* ``ctrl`` int64[CTRL_LEN]: stop flag, node counter and limit, selective depth, table age, root results,
-  the number of root moves, the tablebase disk depth and hit counter, the root's first move searched (MultiPV)
-  and the depth it was asked for; then the tunable parameters
-  (``engine.search_params``: margins, depths, reductions, history limits), read at run time (``reset_ctrl``)
-* ``ss``   int32[MAX_PLY + 2, SS_LEN]: per ply the two killers, the PV length, the "path-dependent" flag,
-  the static evaluation, the move played and its history index
+* ``ctrl`` and ``ss``: the counters, flags and parameters, and the search stack (``engine.search_state``)
 * ``pv``   int32[MAX_PLY + 2, MAX_PLY + 2]: triangular PV table
 * ``moves``/``order`` int32[MAX_PLY + 2, game's MAX_MOVES]: move lists and their ordering scores, one row per ply
-* ``history`` int32[history_size(game's HISTORY_SIZE)]: quiet-move histories and countermoves (see below)
+* ``history`` int32[history_size(game's HISTORY_SIZE)]: quiet-move histories and countermoves (``engine.history``)
 * ``reps`` uint8[REP_SIZE]: how many positions on the path (game + search) fall into each key bucket
 """
 import math
@@ -41,7 +35,22 @@ from numba import njit, typeof, types
 from .template import Template
 from .scores import DRAW_SCORE, INFINITE, MATE_BOUND, MATE_SCORE, NO_SCORE
 from .tt import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, NO_EVAL, new_table, score_from_tt, tt_probe, tt_store
-from .search_params import INDEX as PARAM_INDEX, PARAMS
+from .search_state import (CTRL_LEN, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_NODES, C_NODE_LIMIT, C_PARAMS, C_ROOT_DEPTH,
+                           C_ROOT_DONE, C_ROOT_FIRST, C_ROOT_MOVES, C_SELDEPTH, C_STOP, C_TB_DEPTH, C_TB_HITS,
+                           MAX_PLY, P_BONUS_CONSTANT, P_BONUS_LINEAR, P_BONUS_MAX_DEPTH, P_BONUS_QUADRATIC,
+                           P_CONT_HISTORY_LIMIT, P_FUTILITY_DEPTH, P_FUTILITY_MARGIN, P_HISTORY_LIMIT, P_IIR_DEPTH,
+                           P_LMP_BASE, P_LMP_DEPTH, P_LMR_DIVISOR, P_LMR_MIN_DEPTH, P_MOVE_LIMIT_HORIZON,
+                           P_NULL_BASE_REDUCTION, P_NULL_DEPTH_DIVISOR, P_NULL_EVAL_DIVISOR, P_NULL_EVAL_MAX,
+                           P_NULL_MIN_DEPTH, P_PARENT_FUTILITY_BASE, P_PARENT_FUTILITY_DEPTH,
+                           P_PARENT_FUTILITY_PER_PLY, P_QS_DELTA_MARGIN, P_RAZOR_MARGIN, P_SEE_CAPTURE_MARGIN,
+                           P_SEE_PRUNE_DEPTH, P_SEE_QUIET_MARGIN, P_SINGULAR_DEPTH, P_SINGULAR_LINE_EXTENSION,
+                           P_SINGULAR_MARGIN, P_STAT_DIVISOR, P_STAT_OFFSET, REP_MASK, SS_EVAL, SS_EXCLUDED, SS_HIST,
+                           SS_KILLER1, SS_KILLER2, SS_LEN, SS_MOVE, SS_NO_EXTENSION, SS_PATH_DEP, SS_PV_LEN, _param,
+                           reset_ctrl)  # noqa: F401 (names of the kernels and of callers)
+from .ordering import (CAPTURE_BAND, ORDER_CAPTURE, ORDER_HASH, ORDER_KILLER, ORDER_LOSING_CAPTURE,  # noqa: F401
+                       ORDER_SEARCHED_CAPTURE, ORDER_SEARCHED_QUIET)
+from . import history as history_part, ordering as ordering_part
+from .history import history_size
 from .nnue.kernels import net_type
 from .borrow import borrowed
 
@@ -55,76 +64,12 @@ GAME_INTERFACE = (
 )
 TEMPLATE = Template(globals(), GAME_INTERFACE)
 kernel = TEMPLATE.kernel
-
-MAX_PLY = 96
-REP_MASK = 4095                 # the small hash of keys on the path has REP_MASK + 1 buckets
-
-C_STOP, C_NODES, C_NODE_LIMIT, C_SELDEPTH, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_ROOT_DONE, C_TB_DEPTH, C_TB_HITS, \
-    C_ROOT_MOVES, C_ROOT_FIRST, C_ROOT_DEPTH = range(13)
-C_PARAMS = 13                   # C_ROOT_FIRST: the root searches its moves from this index on (MultiPV)
-CTRL_LEN = C_PARAMS + len(PARAMS)   # then the tunable parameters (engine.search_params), read at run time
+for _function, _options in history_part.KERNELS + ordering_part.KERNELS:    # the search's parts, its kernels
+    kernel(**_options)(_function)
 
 
-def _param(name: str) -> int:
-    """Where the kernels read the tunable parameter ``name`` in ``ctrl`` (bound by name, so that reordering
-    ``search_params.PARAMS`` cannot bind a wrong index)."""
-    return C_PARAMS + PARAM_INDEX[name]
-
-
-P_HISTORY_LIMIT = _param("HISTORY_LIMIT")
-P_CONT_HISTORY_LIMIT = _param("CONT_HISTORY_LIMIT")
-P_BONUS_MAX_DEPTH = _param("BONUS_MAX_DEPTH")
-P_BONUS_QUADRATIC = _param("BONUS_QUADRATIC")
-P_BONUS_LINEAR = _param("BONUS_LINEAR")
-P_BONUS_CONSTANT = _param("BONUS_CONSTANT")
-P_LMR_DIVISOR = _param("LMR_DIVISOR")
-P_LMR_MIN_DEPTH = _param("LMR_MIN_DEPTH")
-P_STAT_OFFSET = _param("STAT_OFFSET")
-P_STAT_DIVISOR = _param("STAT_DIVISOR")
-P_FUTILITY_DEPTH = _param("FUTILITY_DEPTH")
-P_FUTILITY_MARGIN = _param("FUTILITY_MARGIN")
-P_RAZOR_MARGIN = _param("RAZOR_MARGIN")
-P_NULL_MIN_DEPTH = _param("NULL_MIN_DEPTH")
-P_NULL_BASE_REDUCTION = _param("NULL_BASE_REDUCTION")
-P_NULL_DEPTH_DIVISOR = _param("NULL_DEPTH_DIVISOR")
-P_NULL_EVAL_DIVISOR = _param("NULL_EVAL_DIVISOR")
-P_NULL_EVAL_MAX = _param("NULL_EVAL_MAX")
-P_IIR_DEPTH = _param("IIR_DEPTH")
-P_LMP_DEPTH = _param("LMP_DEPTH")
-P_LMP_BASE = _param("LMP_BASE")
-P_PARENT_FUTILITY_DEPTH = _param("PARENT_FUTILITY_DEPTH")
-P_PARENT_FUTILITY_BASE = _param("PARENT_FUTILITY_BASE")
-P_PARENT_FUTILITY_PER_PLY = _param("PARENT_FUTILITY_PER_PLY")
-P_QS_DELTA_MARGIN = _param("QS_DELTA_MARGIN")
-P_SEE_PRUNE_DEPTH = _param("SEE_PRUNE_DEPTH")
-P_SEE_QUIET_MARGIN = _param("SEE_QUIET_MARGIN")
-P_SEE_CAPTURE_MARGIN = _param("SEE_CAPTURE_MARGIN")
-P_SINGULAR_DEPTH = _param("SINGULAR_DEPTH")
-P_SINGULAR_MARGIN = _param("SINGULAR_MARGIN")
-P_SINGULAR_LINE_EXTENSION = _param("SINGULAR_LINE_EXTENSION")
-P_MOVE_LIMIT_HORIZON = _param("MOVE_LIMIT_HORIZON")
-# Per ply: killers, PV length, "the score depends on the path", static evaluation, and the move played from
-# this ply with its history index (-1: none or a null move), for countermoves and continuation history; whether
-# that move's check is not to be extended; the move a singular-extension search leaves out (0: none).
-SS_KILLER1, SS_KILLER2, SS_PV_LEN, SS_PATH_DEP, SS_EVAL, SS_MOVE, SS_HIST, SS_NO_EXTENSION, SS_EXCLUDED = range(9)
-SS_LEN = 9
-
-ORDER_HASH = 1 << 30
-ORDER_CAPTURE = 1 << 29
-CAPTURE_BAND = 1 << 20          # a capture's score (MVV/LVA, either sign) is within +-this
-ORDER_KILLER = 1 << 28          # killers and the countermove just below the captures, quiets below them
-ORDER_LOSING_CAPTURE = -(1 << 27)   # captures that lose material (SEE < 0) come after the quiets
-ORDER_SEARCHED_QUIET = -(1 << 29)   # marks, once searched, the quiets a cut-off move punishes
-ORDER_SEARCHED_CAPTURE = ORDER_SEARCHED_QUIET - 1   # ... and the captures, which it does not
 NODE_CHECK_MASK = 1023          # the node limit is compared every 1024 nodes
 
-# The history array holds three tables, indexed by the game's history index F (piece and destination):
-#   [0, F)             butterfly history of quiet moves
-#   [F, 2F)            the countermove to the previous move (a move, not a score)
-#   [2F, 2F + F * F)   continuation history: a quiet move's success after the move one or two plies before it
-# Scores move by "gravity": entry += bonus - entry * |bonus| / LIMIT keeps them within +-LIMIT.  The limits, the
-# bonus, and the search's margins, depths and reductions are the tunable parameters (engine.search_params),
-# read from ctrl[P_...] at run time.
 LMR_SIZE = 64, 256              # the reduction table covers depths and move numbers up to these
 
 
@@ -147,18 +92,6 @@ def lmr_reduction(depth_factor, legal):
     """The base reduction of the ``legal``-th move at a node with this ``lmr_depth_factor``, rounded (the
     same numbers as log d * log i / 1.95 at the default divisor, 195, checked by the tests)."""
     return int(0.5 + depth_factor * LOG_MOVE[min(legal, LMR_SIZE[1] - 1)])
-
-
-def reset_ctrl(ctrl, params) -> None:
-    """A search's ``ctrl`` at its start: the counters and flags cleared, the parameters (``params``:
-    ``search_params.array()``) in their places."""
-    ctrl[:C_PARAMS] = 0
-    ctrl[C_PARAMS:] = params
-
-
-def history_size(history_entries: int) -> int:
-    """Length of the history array for a game with ``history_entries`` history indices."""
-    return 2 * history_entries + history_entries * history_entries
 
 
 def _padded_ctrl():
@@ -275,121 +208,12 @@ def _has_legal_move(board, st, moves, checked):
 
 
 @kernel(inline="always")
-def _previous(ss, ply, back):
-    """History index of the move played ``back`` plies before this node (-1: none, a null move, or before the
-    root)."""
-    return ss[ply - back, SS_HIST] if ply >= back else -1
-
-
-@kernel(inline="always")
-def _continuation_index(prev, h):
-    """Where the continuation history of a quiet move (history index ``h``) after the move ``prev`` lies."""
-    return 2 * HISTORY_SIZE + prev * HISTORY_SIZE + h
-
-
-@kernel()
-def _score_moves(board, st, moves, order, n, hash_move, killer1, killer2, counter, prev1, prev2, history):
-    """Ordering scores: the table's move, captures by MVV/LVA (those that lose material by exchange after the
-    quiets), killers and the countermove, then quiets by their butterfly and continuation histories."""
-    for i in range(n):
-        m = moves[i]
-        if m == hash_move:
-            order[i] = ORDER_HASH
-        elif is_capture(board, m):
-            score = capture_order(board, m)
-            if see_ge(board, st, m, 0):
-                order[i] = ORDER_CAPTURE + CAPTURE_BAND + score
-            else:
-                order[i] = ORDER_LOSING_CAPTURE + score
-        elif m == killer1:
-            order[i] = ORDER_KILLER + 2
-        elif m == killer2:
-            order[i] = ORDER_KILLER + 1
-        elif m == counter:
-            order[i] = ORDER_KILLER
-        else:
-            order[i] = _quiet_history(history, history_index(board, m), prev1, prev2)
-
-
-@kernel(inline="always")
-def _quiet_history(history, h, prev1, prev2):
-    """A quiet move's combined history: butterfly (twice) plus continuation after the last two moves.  It
-    orders the quiets, and LMR adjusts their reductions by it."""
-    score = 2 * history[h]
-    if prev1 >= 0:
-        score += history[_continuation_index(prev1, h)]
-    if prev2 >= 0:
-        score += history[_continuation_index(prev2, h)]
-    return score
-
-
-@kernel(inline="always")
-def _pick(moves, order, i, n):
-    """Selection sort step: bring the best remaining move to index i."""
-    best = i
-    for j in range(i + 1, n):
-        if order[j] > order[best]:
-            best = j
-    if best != i:
-        m = moves[i]
-        moves[i] = moves[best]
-        moves[best] = m
-        o = order[i]
-        order[i] = order[best]
-        order[best] = o
-    return moves[i]
-
-
-@kernel(inline="always")
 def _update_pv(pv, ss, ply, move):
     pv[ply, ply] = move
     end = ss[ply + 1, SS_PV_LEN]
     for j in range(ply + 1, end):
         pv[ply, j] = pv[ply + 1, j]
     ss[ply, SS_PV_LEN] = max(end, ply + 1)
-
-
-@kernel(inline="always")
-def _gravity(history, i, bonus, limit):
-    history[i] += bonus - history[i] * abs(bonus) // limit
-
-
-@kernel(inline="always")
-def _stat_bonus(ctrl, depth):
-    """What a cut-off at ``depth`` adds to its move's histories (and takes from the moves searched before it)."""
-    d = min(depth, ctrl[P_BONUS_MAX_DEPTH])
-    return ctrl[P_BONUS_QUADRATIC] * d * d + ctrl[P_BONUS_LINEAR] * d + ctrl[P_BONUS_CONSTANT]
-
-
-@kernel()
-def _update_quiet_stats(board, ss, ctrl, history, ply, move, depth, moves, order, n_tried):
-    """A quiet move refuted the opponent: it becomes the first killer and the countermove to the previous
-    move, and its histories grow; the quiets searched before it (marked in ``order``) shrink."""
-    if ss[ply, SS_KILLER1] != move:
-        ss[ply, SS_KILLER2] = ss[ply, SS_KILLER1]
-        ss[ply, SS_KILLER1] = move
-    size = HISTORY_SIZE
-    prev1 = _previous(ss, ply, 1)
-    prev2 = _previous(ss, ply, 2)
-    if prev1 >= 0:
-        history[size + prev1] = move
-    bonus = _stat_bonus(ctrl, depth)
-    for j in range(n_tried + 1):
-        m = moves[j]
-        if j < n_tried:
-            if order[j] != ORDER_SEARCHED_QUIET:
-                continue
-            b = -bonus
-        elif m == move:
-            b = bonus
-        else:
-            continue
-        h = history_index(board, m)
-        _gravity(history, h, b, ctrl[P_HISTORY_LIMIT])
-        if prev1 >= 0:
-            _gravity(history, _continuation_index(prev1, h), b, ctrl[P_CONT_HISTORY_LIMIT])
-        if prev2 >= 0:
-            _gravity(history, _continuation_index(prev2, h), b, ctrl[P_CONT_HISTORY_LIMIT])
 
 
 @kernel(inline="always")
@@ -462,13 +286,13 @@ def qsearch(board, st, hist, keys, tt, ctrl, ss, pv, moves, order, history, reps
         n = generate_moves(board, st, moves[ply], GEN_CAPTURES)
     else:
         n = generate_moves(board, st, moves[ply], GEN_ALL)     # evasions: every move
-    _score_moves(board, st, moves[ply], order[ply], n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], 0, -1, -1,
+    score_moves(board, st, moves[ply], order[ply], n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], 0, -1, -1,
                  history)
     legal = 0
     best_move = 0
     path_dep = 0
     for i in range(n):
-        m = _pick(moves[ply], order[ply], i, n)
+        m = pick_next(moves[ply], order[ply], i, n)
         if not is_legal(board, st, m, checked):
             continue
         legal += 1
@@ -638,8 +462,8 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     # Step 12. The moves: the root's list as the driver ordered it, elsewhere generated and ordered here.
     my_moves = moves[ply]
     my_order = order[ply]
-    prev1 = _previous(ss, ply, 1)
-    prev2 = _previous(ss, ply, 2)
+    prev1 = previous_index(ss, ply, 1)
+    prev2 = previous_index(ss, ply, 2)
     first = 0
     if root:
         n = ctrl[C_ROOT_MOVES]
@@ -647,7 +471,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
     else:
         n = generate_moves(board, st, my_moves, GEN_ALL)
         counter = history[HISTORY_SIZE + prev1] if prev1 >= 0 else 0
-        _score_moves(board, st, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], counter,
+        score_moves(board, st, my_moves, my_order, n, hash_move, ss[ply, SS_KILLER1], ss[ply, SS_KILLER2], counter,
                      prev1, prev2, history)
     best = -INFINITE
     best_move = 0
@@ -660,7 +484,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
         if root:
             m = my_moves[i]
         else:
-            m = _pick(my_moves, my_order, i, n)
+            m = pick_next(my_moves, my_order, i, n)
             if m == excluded or not is_legal(board, st, m, checked):
                 continue
         legal += 1
@@ -711,7 +535,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                     r += 1
                 if not improving:
                     r += 1
-                stat = _quiet_history(history, h, prev1, prev2) - ctrl[P_STAT_OFFSET]
+                stat = quiet_history(history, h, prev1, prev2) - ctrl[P_STAT_OFFSET]
                 divisor = ctrl[P_STAT_DIVISOR]
                 r -= stat // divisor if stat >= 0 else -((-stat) // divisor)
                 r = max(0, min(r, depth - 2))
@@ -744,7 +568,7 @@ def pvs(board, st, hist, keys, tt, tb, ctrl, ss, pv, moves, order, history, reps
                     _root_improved(ctrl, my_moves, i, m, score)
                 if score >= beta:
                     if not root and not capture:
-                        _update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
+                        update_quiet_stats(board, ss, ctrl, history, ply, m, depth, my_moves, my_order, i)
                     break
 
     # Step 16. No legal move (the game says what that means); store what was learnt unless it depends on the path.

@@ -33,7 +33,8 @@ GAME_PACKAGES = ("engine.xiangqi", "engine.chess")
 BASE = {"engine", "engine._cache", "engine._numba_locator", "engine.move", "engine.moving", "engine.layout",
         "engine.scores", "engine.tt", "engine.memory", "engine.template", "engine.position", "engine.timeman",
         "engine.alphabeta", "engine.perft", "engine.evaluation", "engine.wdl", "engine.files", "engine.search_params",
-        "engine.nnue", "engine.nnue.features", "engine.nnue.network", "engine.nnue.kernels", "engine.borrow"}
+        "engine.nnue", "engine.nnue.features", "engine.nnue.network", "engine.nnue.kernels", "engine.borrow",
+        "engine.search_state", "engine.history", "engine.ordering"}
 FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "engine.searcher", "engine.cli",
               "engine.benchmark", "engine.warmup", "engine.cluster", "engine.levels", "engine.book",
               "engine.bookmaker", "engine.tools")
