@@ -13,7 +13,7 @@ from engine.game import CHESS, XIANGQI
 from engine.egtb.cli import tb
 from engine.match.cli import match
 from engine.match.openings import load_openings
-from engine.match.pgn import parse_pgn
+from engine.match.xiangqi_pgn import parse_pgn
 from engine.match.runner import pairs_of, schedule
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -62,7 +62,7 @@ def test_pgn_writer_writes_the_games_pgn(game):
     text = game.pgn().format_record({"Event": "t", first: "A", "Black": "B"}, game.start_fen, moves, "end", "*")
     assert f'[{first} "A"]' in text and "end }" in text.replace("{end}", "{ end }") and "FEN" not in text
     if game is XIANGQI:
-        from engine.match.pgn import parse_pgn
+        from engine.match.xiangqi_pgn import parse_pgn
         assert parse_pgn(text)[0].moves == moves
     else:
         from engine.match.chess_pgn import read_game

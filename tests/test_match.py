@@ -13,7 +13,7 @@ from engine.match.adjudication import MATE_CP, Adjudicator, DrawRule, ResignRule
 from engine.match.engines import (Clocks, EngineSpec, GameSetup, TimeControl, fen_with_letters, from_iccs,
                                   start_engine, to_iccs)
 from engine.match.openings import load_openings, parse_opening, path_from_start
-from engine.match.pgn import PgnGame, format_game, parse_pgn
+from engine.match.xiangqi_pgn import PgnGame, format_game, parse_pgn
 from engine.match.runner import EnginePool, Match, MatchConfig, schedule, summary
 from engine.match.stats import PAIR_KINDS, Sprt, elo_estimate, elo_from_score, los, pair_kind, pentanomial, unpaired
 from engine.xiangqi.position import Position, START_FEN

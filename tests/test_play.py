@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import run_scripted_session
-from engine.play.board_view import board_width, render_board
+from engine.play.xiangqi_view import board_width, render_board
 from engine.play.terminal import Style, detect_style, text_width
 from engine.xiangqi.position import Position, START_FEN
 
@@ -167,7 +167,7 @@ def test_save_and_load_round_trip(thinker_factory, tmp_path):
     session, out = run_session(thinker_factory, [f"load {pgn}", "fen", "quit"])
     assert f"Loaded 4 moves from {pgn}; Red to move." in out
     assert [p.iccs for p in session.game.played] == moves and session.game.pos.fen() == fen_after
-    from engine.match.pgn import parse_pgn
+    from engine.match.xiangqi_pgn import parse_pgn
     assert parse_pgn(text)[0].moves == moves
 
 

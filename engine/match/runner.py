@@ -1,7 +1,7 @@
 """The match runner: schedules games between two or more engines (round robin), plays them on worker
 threads (one game per worker, each worker with its own engine processes, or a pool's kept between matches:
 ``EnginePool``), writes PGN, keeps the score and stops early when an SPRT decides.  The game is xiangqi
-(xiangqi PGN, engine.match.pgn) or chess (PGN through python-chess, engine.match.chess_pgn): the game's PGN
+(xiangqi PGN, engine.match.xiangqi_pgn) or chess (PGN through python-chess, engine.match.chess_pgn): the game's PGN
 module (``Game.pgn()``) writes the record.
 """
 from __future__ import annotations

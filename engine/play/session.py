@@ -18,9 +18,10 @@ from ..levels import MAX_SKILL, Level
 from ..xiangqi.position import FenError
 from ..xiangqi.rules import DRAW, loss_for
 from ..xiangqi.wxf import MoveParseError
-from .board_view import board_width, render_board, side_by_side
+from .xiangqi_view import board_width, render_board, side_by_side
 from ..xiangqi.constants import RANKS, RED, SIDE_NAMES
-from .record import RESULT_CHINESE, XiangqiRecord
+from .record import RESULT_CHINESE
+from .xiangqi_record import XiangqiRecord
 from .terminal import UNICODE_SAMPLE, Style, pad, text_width
 from .thinking import format_score, format_wdl
 

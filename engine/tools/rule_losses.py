@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from ..match.pgn import read_games
+from ..match.xiangqi_pgn import read_games
 from ..xiangqi.position import Position
 from .uci import UciEngine, default_ours, shift_ranks
 

@@ -56,5 +56,5 @@ ICCS = True
 # writer, and the default openings (a file of the package).
 SESSION = "engine.play.session:Session"
 REFEREE = "engine.match.referee:XiangqiReferee"
-PGN = "engine.match.pgn"
+PGN = "engine.match.xiangqi_pgn"
 OPENINGS = "openings.epd"
