@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", ROOT / "experiments" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 README_MAX_LINES = 300
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -23,9 +23,12 @@ def _anchors(page: Path) -> set:
             if line.startswith("#")}
 
 
-def test_readme_is_short():
-    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+def test_readme_is_short_and_opens_with_the_two_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = text.count("\n")
     assert lines <= README_MAX_LINES, f"README.md has {lines} lines; the manual belongs in docs/"
+    opening = text.split("\n## ")[0]
+    assert "make play" in opening and "make test" in opening
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -287,3 +287,21 @@ def test_no_arrow_runs_back_up(graph):
 
     back = sorted((a, b) for a in edges for b in edges[a] if reaches(b, a))
     assert back == []
+
+
+LONGEST_FUNCTION = 150
+LONG_ALLOWED = {("engine/alphabeta.py", "pvs")}     # the search itself, in numbered steps like Stockfish's search()
+
+
+def test_no_function_is_too_long_to_read():
+    """No function of the engine over 150 lines but ``pvs``."""
+    long = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        if ".numba-cache" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                where = (path.relative_to(ROOT).as_posix(), node.name)
+                if node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION and where not in LONG_ALLOWED:
+                    long.append((*where, node.end_lineno - node.lineno + 1))
+    assert long == []
