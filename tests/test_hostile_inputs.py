@@ -166,13 +166,14 @@ def test_helper_thread_failure_is_reported_and_the_search_goes_on(monkeypatch):
     """Lazy SMP: a helper that raises ends alone; the main thread finishes its search, whose result carries
     the error; search_once (for tools) raises it."""
     from engine import searcher as S
+    from engine.searcher import pool
     real = S.helper_skips
 
     def failing(index, depth):
         if index == 2 and depth >= 2:
             raise RuntimeError("helper 2 broke")
         return real(index, depth)
-    monkeypatch.setattr(S, "helper_skips", failing)
+    monkeypatch.setattr(pool, "helper_skips", failing)
     s = S.Searcher(4)
     s.set_threads(3)
     done, infos = [], []
@@ -186,7 +187,7 @@ def test_helper_thread_failure_is_reported_and_the_search_goes_on(monkeypatch):
     assert result.best in Position().legal_move_names()     # the threads' vote: maybe a shallower line's
     with pytest.raises(RuntimeError, match="helper 2 broke"):
         S.search_once(Position(), depth=3, searcher=s)
-    monkeypatch.setattr(S, "helper_skips", real)
+    monkeypatch.setattr(pool, "helper_skips", real)
     assert S.search_once(Position(), depth=3, searcher=s).error is None
 
 

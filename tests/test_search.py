@@ -246,7 +246,7 @@ def test_a_mate_on_the_last_ply_of_the_move_limit_is_a_mate(fen, mate):
 def test_a_stop_before_the_first_iteration_completes_plays_a_searched_move(monkeypatch):
     """Stopped before depth 1 completed (a `stop` or a hard limit in the first milliseconds), the search
     completes that iteration unstopped (a few milliseconds) rather than play the first move of its list."""
-    import engine.searcher as searcher_module
+    import engine.searcher.aspiration as searcher_module    # the iterations' and the helpers' one window
     from engine.alphabeta import C_STOP
     pos = Position()
     searched = search_once(pos, depth=1)
