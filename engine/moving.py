@@ -28,9 +28,10 @@ def record_move(st, hist, keys, move, captured, irreversible, key, lock):
 
 @njit(cache=True, inline="always")
 def last_move(st, hist):
-    """The ply and the move that ``unmake_move`` takes back."""
+    """The ply and the move that ``unmake_move`` takes back, and the square the move came from."""
     ply = st[ST_PLY] - 1
-    return ply, hist[ply, H_MOVE]
+    move = hist[ply, H_MOVE]
+    return ply, move, move_from(move)
 
 
 @njit(cache=True, inline="always")

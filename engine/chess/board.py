@@ -199,8 +199,7 @@ def make_move(board, st, hist, keys, move):
 
 @njit(cache=True)
 def unmake_move(board, st, hist):
-    ply, move = last_move(st, hist)
-    frm = move_from(move)
+    ply, move, frm = last_move(st, hist)
     to = move_target(move)
     piece = hist[ply, H_MOVED]
     landed = board[to]

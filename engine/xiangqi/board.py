@@ -222,8 +222,7 @@ def make_move(board, st, hist, keys, move):
 
 @njit(cache=True)
 def unmake_move(board, st, hist):
-    ply, move = last_move(st, hist)
-    frm = move_from(move)
+    ply, move, frm = last_move(st, hist)
     to = move_to(move)
     piece = board[to]
     board[frm] = piece
