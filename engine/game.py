@@ -14,7 +14,7 @@ A game is a package under ``engine/`` with
 * ``wdl.json`` the win/draw/loss model's values fitted to the game's self-play (``engine.wdl``)
 * ``tables``     the game's parts of the endgame tables (``engine.egtb``): material names, file suffix and
                  magic, ``Tablebases``, the sets ``shuai tb build`` knows, whether a table may be built in
-                 slices; ``tables.generate`` its generator
+                 slices; ``tables.build`` its generator
 
 and names, in its ``constants``, the parts the shared front ends use for it (``SESSION``, ``REFEREE``, ``PGN``,
 ``OPENINGS``), so that play/, match/ and tune/ ask the game instead of testing its name.
@@ -143,8 +143,8 @@ class Game:
         return self._module("tables")
 
     def table_generator(self):
-        """The game's table generator (``engine.<game>.tables.generate``: ``generate_table`` ...)."""
-        return self._module("tables.generate")
+        """The game's table generator (``engine.<game>.tables.build.generate``: ``generate_table`` ...)."""
+        return self._module("tables.build.generate")
 
     def tablebases(self, directory, **options):
         """The game's tables in ``directory`` (``engine.egtb.probe.Tablebases``: ``memory_mb``, ``errors``)."""

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.chess.tables import DEFAULT_SET as CHESS_DEFAULT_SET, MAGIC, SUFFIX, Tablebases as ChessTablebases
-from engine.chess.tables.generate import generate_table as generate_chess_table
+from engine.chess.tables.build.generate import generate_table as generate_chess_table
 from engine.chess.tables.index import (FLIP, TRANSFORM, Material as ChessMaterial, decode, encode_board,
                                        parse_material as parse_chess_material)
 from engine.egtb.build import Builder, plan
@@ -357,7 +357,7 @@ def test_the_kernel_probe_agrees_with_python(tbdir, values):
 
 
 def test_cli_build_and_probe(tmp_path):
-    from engine.egtb.cli import tb
+    from engine.egtb.build.cli import tb
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "--game", "chess", "KRvK", "KNvK", "--dir", str(tmp_path), "-q"])
     assert r.exit_code == 0, r.output

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from engine.egtb.build import Builder
 from engine.game import CHESS, XIANGQI
-from engine.egtb.cli import tb
+from engine.egtb.build.cli import tb
 from engine.match.cli import match
 from engine.match.openings import load_openings
 from engine.match.xiangqi_pgn import parse_pgn
@@ -76,7 +76,7 @@ def test_a_table_built_in_slices_by_several_workers_is_byte_identical(ray_cluste
     assert _files(remote) == _files(local)
     # the actors mapped the smaller tables from one raw file per machine, in the user's private scratch
     # directory, deleted at the end
-    from engine.egtb.sliced import scratch_directory
+    from engine.egtb.build.sliced import scratch_directory
     assert not list(scratch_directory()[0].glob("subs-KRvKN-*"))
     bad = CliRunner().invoke(tb, ["build", "--dir", str(remote), "--slices", "2", "KRvK"])
     assert bad.exit_code == 2 and "--slice-above and --slices need --cluster" in bad.output

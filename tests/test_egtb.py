@@ -16,10 +16,10 @@ from engine.egtb.material import MAX_SLOTS, MaterialError
 from engine.egtb.probe import arrays_type, code_plies, code_wdl, no_tablebases, tb_score
 from engine.egtb.store import HEADER_SIZE, TableFile, table_path, write_table
 from engine.egtb.tableset import TableSet
-from engine.egtb.verify import verify_directory
+from engine.egtb.build.verify import verify_directory
 from engine.game import XIANGQI
 from engine.xiangqi.tables import MAGIC, SUFFIX, Tablebases
-from engine.xiangqi.tables.generate import generate_table
+from engine.xiangqi.tables.build.generate import generate_table
 from engine.xiangqi.tables.index import MIRROR, FLIP, decode, encode_board, parse_material
 from engine.xiangqi.tables.probe import tb_probe, tb_probe_st
 from engine.scores import MATE_BOUND, MATE_SCORE
@@ -353,7 +353,7 @@ def test_build_records_a_whole_table_its_manifest_lacks(tmp_path, tbdir):
 
 
 def test_cli_build_and_probe(tmp_path):
-    from engine.egtb.cli import tb
+    from engine.egtb.build.cli import tb
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "KRvK", "--dir", str(tmp_path), "-q"])
     assert r.exit_code == 0, r.output
@@ -836,8 +836,8 @@ def test_chase_labels_of_unmoves_are_the_referees():
     definition says of the same move played forwards on the board before it."""
     from engine.moving import move_from, move_to
     from engine.xiangqi.repetition import MAX_IDS, chase_pairs, gives_chase
-    from engine.xiangqi.tables.moves import MAX_PREDECESSORS, predecessors
-    from engine.xiangqi.tables.rule import move_chases, set_ids
+    from engine.xiangqi.tables.build.moves import MAX_PREDECESSORS, predecessors
+    from engine.xiangqi.tables.build.rule import move_chases, set_ids
     m = parse_material("KRvKNA")                 # chasers on both sides, a defender that protects
     spec, slots, nslots = m.spec(), m.slot_pieces(), int(m.spec()[3])
     psq, work = np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int64)
@@ -928,7 +928,7 @@ def test_cli_rule_option(tmp_path, values):
     """``--rule`` picks the rule (the header records it, ``probe`` names it for a rule result); ``--no-rule``
     is ``--rule none`` and contradicts any other.  KRvKN has chase rounds (each side can chase the other's
     piece) but no position a perpetual chase decides: its values are the same under either rule."""
-    from engine.egtb.cli import tb
+    from engine.egtb.build.cli import tb
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "KRvKN", "--rule", "check", "--dir", str(tmp_path), "-q"])
     assert r.exit_code == 0, r.output

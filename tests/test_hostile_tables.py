@@ -28,11 +28,11 @@ from click.testing import CliRunner
 
 from engine.egtb import manifest
 from engine.egtb.build import Builder
-from engine.egtb.cli import tb
+from engine.egtb.build.cli import tb
 from engine.egtb.codes import DIST0, RULE_BASE
 from engine.egtb.store import (CHUNK_ENTRY, HEADER, HEADER_SIZE, RAW, RLE, TableError, TableFile, check_table,
                                encode_chunks, save_table, table_parts, table_path)
-from engine.egtb.verify import verify_directory
+from engine.egtb.build.verify import verify_directory
 from engine.files import UnwritableFile, write_atomically
 from engine.game import CHESS, XIANGQI
 from engine.xiangqi.position import Position
@@ -431,7 +431,7 @@ def test_the_sliced_builds_raw_file_is_private_sized_and_never_a_planted_one(bui
     """The smaller tables' raw file of a sliced build lives in ``<tmp>/shuai-<uid>`` (0700, this user's); a file
     of the wrong size at its name is rebuilt, not mapped; a scratch directory that is not this user's own
     (here a symlink) is passed over for a fresh private one; tampered smaller tables are refused."""
-    from engine.egtb.sliced import _smaller_tables, scratch_directory
+    from engine.egtb.build.sliced import _smaller_tables, scratch_directory
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     material = parse_material("KRvKA").canonical()[0]
     names = [s.name for s in material.subtables()]

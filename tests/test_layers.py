@@ -39,7 +39,7 @@ FRONT_ENDS = ("engine.tune", "engine.play", "engine.match", "engine.protocol", "
               "engine.benchmark", "engine.warmup", "engine.cluster", "engine.levels", "engine.book",
               "engine.bookmaker", "engine.tools")
 # A table generator (and what drives one) is build-time code: no search kernel may depend on it.
-GENERATOR = re.compile(r"(generate|build|sliced|rule|levels|cli)$")
+GENERATOR = re.compile(r"\.(build|generate|cli)(\.|$)")   # builders: egtb.build, tables.build, CLIs
 
 
 def module_name(path: Path) -> str:

@@ -12,14 +12,14 @@ The table core (these modules import no game package):
 * :mod:`.cache`    the LRU chunk pool the numba search reads directly
 * :mod:`.probe`    ``Tablebases`` (files, cache, errors, ``probe``/``rank_moves``/``best_move``), the chunk read
                    ``tb_read``, ``tb_score``, and the probe kernels compiled per game (``tb_probe``)
-* :mod:`.levels`   what every retrograde generator shares: the loop over distances, the smaller tables
-* :mod:`.rule`     the perpetual-check pass (its driver, messages and scans; the game supplies the step)
+* :mod:`.tableset` every game's tables from one setting: what the engine opens
 
-Each game's own parts live in ``engine.<game>.tables`` (index and material letters, probe kernel, generator;
-``Game.tables()`` hands them out).  Above the games, the tools: :mod:`.build` (dependency order, ``Builder``),
-:mod:`.tableset` (every game's tables from one setting: what the engine opens), :mod:`.cluster_build` and
-:mod:`.sliced` (builds on Ray), :mod:`.verify` (a directory checked whole, ``shuai tb verify``), :mod:`.cli` (the
-``shuai tb`` commands).
+Each game's own parts live in ``engine.<game>.tables`` (index and material letters, probe kernel; its generator
+in ``engine.<game>.tables.build``; ``Game.tables()`` hands them out).  The builders, which no search kernel
+reaches, live apart in :mod:`.build`: dependency order (``Builder``), what every retrograde generator shares
+(``build.levels``), the perpetual-check pass (``build.rule``; the game supplies the step), builds on Ray
+(``build.cluster``, ``build.sliced``), a directory checked whole (``build.verify``, ``shuai tb verify``), the
+verdicts a rule changed (``build.verdicts``) and the ``shuai tb`` commands (``build.cli``).
 
 Nothing heavy is imported here; the submodules import numba.
 """

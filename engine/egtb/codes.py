@@ -9,7 +9,7 @@
 * ``RULE_BASE + 2 * order + w`` (0x8000 and up): decided by the rule (Asian rules: perpetual check, and
   perpetual chase in a table built under ``--rule chase``, the default -- the file's header says which), no
   distance to mate; ``w`` = 1 when the side to move wins, 0 when it loses; ``order`` numbers the rounds of the rule pass
-  (see ``engine.egtb.rule.rule_pass``), a smaller order being decided earlier.
+  (see ``engine.egtb.build.rule.rule_pass``), a smaller order being decided earlier.
 
 ``UNKNOWN`` (-1) is never stored: it is what a probe returns when no table holds the position, its table is
 broken, or its chunk may not be read now.

@@ -82,7 +82,7 @@ class Material:
         raise NotImplementedError
 
     def rule_goals(self, chase: bool = True) -> list:
-        """The rounds of the game's rule pass, if it has one (``engine.egtb.rule``): (side, goal, name)."""
+        """The rounds of the game's rule pass, if it has one (``engine.egtb.build.rule``): (side, goal, name)."""
         return []
 
     def has_table(self) -> bool:

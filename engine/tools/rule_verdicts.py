@@ -1,4 +1,4 @@
-"""The verdicts a rule changed, played out against the referee (issue 32; ``engine.egtb.verdicts``).
+"""The verdicts a rule changed, played out against the referee (issue 32; ``engine.egtb.build.verdicts``).
 
     shuai diagnose rule-verdicts KRNvKR --new DIR_CHASE --old DIR_CHECK [--samples 200] [--seed 1]
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from ..egtb import verdicts
+from ..egtb.build import verdicts
 from ..egtb.store import TableFile, table_path
 from ..game import XIANGQI
 

@@ -27,7 +27,7 @@ RULE_PASS = True                # the rule pass (``shuai tb build --rule none`` 
 #: The warm-up's ending (``engine.warmup.warm_disk_read``): a table and a position one capture from it (the rook
 #: or the general takes the cannon).
 WARM_ENDING = ("KRvK", "3k5/9/9/9/9/9/9/9/R3c4/4K4 w - - 0 1")
-SLICEABLE = True                # a large table may be built in slices by several Ray workers (engine.egtb.sliced)
+SLICEABLE = True                # a large table may be built in slices by several Ray workers (engine.egtb.build.sliced)
 
 DEFENDERS = ["", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB"]
 ATTACKERS = "RNCP"

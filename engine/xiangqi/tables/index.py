@@ -135,7 +135,7 @@ class Material(BaseMaterial):
         return any(c[k] for k in (ROOK, HORSE, CANNON, PAWN))
 
     def rule_goals(self, chase: bool = True) -> list:
-        """The rounds of the rule pass (``engine.egtb.rule``): (side C, goal, name) -- C checking for ever
+        """The rounds of the rule pass (``engine.egtb.build.rule``): (side C, goal, name) -- C checking for ever
         (goal 0), and with ``chase`` C chasing one group of enemy pieces for ever (goal: the mask of the group's
         slots).  Only what can happen: a side with a rook, horse or cannon can chase any enemy piece; one
         with only advisors and elephants never leaves its own half, where the enemy's advisors and elephants

@@ -1,5 +1,5 @@
 """Retrograde generation of a chess table: win / loss with the distance to mate in plies, or draw, for both sides
-to move (the chess counterpart of :mod:`engine.xiangqi.tables.generate`).
+to move (the chess counterpart of :mod:`engine.xiangqi.tables.build.generate`).
 
 **Rules.**  Checkmate: the side to move has lost (distance 0); stalemate: a draw.  Moves that change the material
 -- captures, promotions (to Q, R, B or N), promotions with capture -- lead into smaller or other tables, built
@@ -46,17 +46,17 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ...egtb import codes
-from ...egtb.codes import DIST0, DRAW, ILLEGAL
-from ...egtb.levels import BuildStats, run_init, run_levels, smaller_tables, split_range
-from ...egtb.material import MAX_SLOTS
-from ...moving import move_from, pack_move
-from ..bitboard import KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bishop_attacks, lsb, rook_attacks
-from ..board import SQUARE_BIT, move_target, promoted_piece
-from ..constants import (NSQ, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WHITE, BLACK_BIT, ST_SIDE, ST_KING, ST_EP,
+from ....egtb import codes
+from ....egtb.codes import DIST0, DRAW, ILLEGAL
+from ....egtb.build.levels import BuildStats, run_init, run_levels, smaller_tables, split_range
+from ....egtb.material import MAX_SLOTS
+from ....moving import move_from, pack_move
+from ...bitboard import KING_ATTACKS, KNIGHT_ATTACKS, SQUARE_BB, ZERO, bishop_attacks, lsb, rook_attacks
+from ...board import SQUARE_BIT, move_target, promoted_piece
+from ...constants import (NSQ, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WHITE, BLACK_BIT, ST_SIDE, ST_KING, ST_EP,
                          ST_BB, ST_OCC, ST_LEN, MAX_MOVES)
-from ..movegen import GEN_ALL, generate_legal, in_check, is_attacked, is_legal
-from .index import Material, decode, encode_board, encode_slots
+from ...movegen import GEN_ALL, generate_legal, in_check, is_attacked, is_legal
+from ..index import Material, decode, encode_board, encode_slots
 
 FINAL = 0xFFFF                  # sched of a stalemate: a draw that no level may change
 NO_LIMIT = 1 << 30
@@ -414,7 +414,7 @@ def scheduled(spec, slot_pieces, vals, sched, epflag, level, lo, hi, sub_specs, 
 # ----------------------------------------------------------------------------------------------------------------
 
 def transition_tables(material: Material, load_sub):
-    """The smaller tables (``engine.egtb.levels.smaller_tables``: specs, values, offsets) and where each
+    """The smaller tables (``engine.egtb.build.levels.smaller_tables``: specs, values, offsets) and where each
     material-changing move leads: ``sub_map[captured * 16 + promoted]`` = the smaller table's number (-1: a
     material no side can mate with, a draw; -2: impossible), ``sub_flip`` whether its colours are swapped."""
     specs, sub_vals, offsets = smaller_tables(material, load_sub)

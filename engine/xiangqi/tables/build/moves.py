@@ -4,11 +4,11 @@ the levels (:mod:`.generate`) and the perpetual-check pass (:mod:`.rule`)."""
 import numpy as np
 from numba import njit
 
-from ...egtb.material import MAX_SLOTS
-from ..board import (NSQ, ST_LEN, MAX_MOVES, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RAYS, KING_TO,
+from ....egtb.material import MAX_SLOTS
+from ...board import (NSQ, ST_LEN, MAX_MOVES, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, RAYS, KING_TO,
                      ADVISOR_TO, ELEPHANT_TO, ELEPHANT_EYE, HORSE_FROM, HORSE_FROM_LEG, PAWN_FROM, LEGAL_SQUARES,
                      lift_move, unlift_move)
-from .index import MIRROR, KP_CODE, encode_board, encode_slots
+from ..index import MIRROR, KP_CODE, encode_board, encode_slots
 
 
 @njit(cache=True)

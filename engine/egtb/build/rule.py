@@ -1,10 +1,10 @@
 """The rule pass of the table generator (Asian rules: xiangqi's), run after the levels of
-:mod:`engine.xiangqi.tables.generate`: a side that checks on every move of an endless line loses, and so does
+:mod:`engine.xiangqi.tables.build.generate`: a side that checks on every move of an endless line loses, and so does
 one that chases the same enemy piece on every move -- the referee's rule (``engine.xiangqi.repetition``): check
 is judged before chase, both sides attacking alike is a draw, and mixing checks with chases, or chasing
 different pieces, is no perpetual attack.  This module is the pass's game-neutral part -- the driver, the
 messages and the scans; the step that walks a position's moves and un-moves (``rule_step``) and labels each
-move (check, chase) is the game's (:mod:`engine.xiangqi.tables.rule`), handed to the driver with the table.
+move (check, chase) is the game's (:mod:`engine.xiangqi.tables.build.rule`), handed to the driver with the table.
 
 After the levels, ``DRAW`` entries are positions where neither side can force mate.  Some are draws only
 because a side *C* keeps attacking for ever -- under the Asian rules that side loses.  C escapes only if it
@@ -46,7 +46,7 @@ anything joins), counted from scratch at a goal's first round and then kept up t
 round removes (Z only shrinks): a round after the first costs the attractor's waves, not a push from all of Z. A
 step writes only the entries of its predecessors, so the same kernels run over a whole table (two threads, one a
 side to move) or over a slice of it on a Ray actor, which sends the predecessors it does not hold to the actors
-that do (``engine.egtb.sliced``); the results do not depend on the order in which the pushes arrive (an attractor
+that do (``engine.egtb.build.sliced``); the results do not depend on the order in which the pushes arrive (an attractor
 is a least fixpoint; a propagation round only reads the results of the rounds before it), so they are the same
 either way.
 
@@ -69,7 +69,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import DIST0, DRAW, RULE_BASE
+from ..codes import DIST0, DRAW, RULE_BASE
 
 # What a pushed message does to a predecessor (the message is ``index * 4 + op``): count one more move, one
 # fewer, or join (the attractor; in a propagation: won).

@@ -9,7 +9,7 @@ passes run as waves of tasks.  No machine ever holds the whole table.
   holds them, to their actors, which settle them next (``settle_all``); then the capture levels due
   (``sched_scan``).  Settling commutes within a level, so the values are exactly those of the one-machine
   generator (``generate_table``), whatever order the messages arrive in.
-* **The perpetual-check pass** (:mod:`engine.egtb.rule`) is made of the same kind of waves -- each step
+* **The perpetual-check pass** (:mod:`engine.egtb.build.rule`) is made of the same kind of waves -- each step
   pushes to predecessors, those of other slices as messages -- with a counter and a flag an entry in place
   of the levels' counter and capture level; the coordinator runs the same driver (``rule_pass``) as a local
   build, over the slices.
@@ -33,12 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game import game_named
-from .build import BuildRecord
+from ...game import game_named
+from . import BuildRecord
 from .levels import BuildStats, run_levels
 from .rule import has_rule_results, rule_pass, rule_receive, rule_scan
-from ..files import atomic_writer
-from .store import DEFAULT_RULE, TableFile, encode_chunks, max_distance, table_parts, table_path, unpack_tables, widest_code
+from ...files import atomic_writer
+from ..store import (DEFAULT_RULE, TableFile, encode_chunks, max_distance, table_parts, table_path, unpack_tables,
+                     widest_code)
 
 
 def slice_bounds(size: int, slices: int, chunk: int) -> list[tuple[int, int]]:
@@ -205,7 +206,7 @@ def _exchange(ray, actors, send: str, send_args: tuple, receive: str, receive_ar
 
 
 class SlicedRuleTable:
-    """The rule pass's steps (see ``engine.egtb.rule.WholeTable``) run over the slices' actors."""
+    """The rule pass's steps (see ``engine.egtb.build.rule.WholeTable``) run over the slices' actors."""
 
     def __init__(self, ray, actors):
         self.ray, self.actors = ray, actors

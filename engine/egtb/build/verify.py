@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import clip
-from ..game import GAMES
-from . import manifest
-from .store import TableError, TableFile
+from ...files import clip
+from ...game import GAMES
+from .. import manifest
+from ..store import TableError, TableFile
 
 
 @dataclass

@@ -1,21 +1,21 @@
-"""Xiangqi's step of the rule pass (:mod:`engine.egtb.rule`, where the pass is described): the kernel that walks a
+"""Xiangqi's step of the rule pass (:mod:`engine.egtb.build.rule`, where the pass is described): the kernel that walks a
 position's captures and pushes messages to its predecessors, labelling each move into it as the round's goal
 asks -- a check (the position after it alone says), or a chase (new attacks, by
 :func:`engine.xiangqi.repetition.chase_pairs` -- the referee's one definition -- on the boards before and after
-the move).  It runs over a whole table (``engine.egtb.rule.WholeTable``) or over a slice of it on a Ray actor
-(``engine.egtb.sliced``)."""
+the move).  It runs over a whole table (``engine.egtb.build.rule.WholeTable``) or over a slice of it on a Ray actor
+(``engine.egtb.build.sliced``)."""
 import numpy as np
 from numba import njit
 
-from ...egtb.codes import DRAW
-from ...egtb.levels import collect
-from ...egtb.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, BAD, OP_COUNT, OP_JOIN, OP_UNCOUNT, PROP_OWN,
+from ....egtb.codes import DRAW
+from ....egtb.build.levels import collect
+from ....egtb.build.rule import (ANY, ATTR_DROP, ATTR_OWN, ATTR_PUSH, BAD, OP_COUNT, OP_JOIN, OP_UNCOUNT, PROP_OWN,
                           PROP_PUSH, PROP_WAVE, GOOD, is_loss, is_win, receive, target)
-from ...moving import move_from, move_to
-from ..board import ST_SIDE, ST_KING, lift_move, unlift_move
-from ..movegen import GEN_ALL, GEN_CAPTURES, GEN_QUIETS, generate, is_legal, king_attacked
-from ..repetition import chase_pairs, chase_work, fresh_targets, new_chases
-from .index import decode, encode_board
+from ....moving import move_from, move_to
+from ...board import ST_SIDE, ST_KING, lift_move, unlift_move
+from ...movegen import GEN_ALL, GEN_CAPTURES, GEN_QUIETS, generate, is_legal, king_attacked
+from ...repetition import chase_pairs, chase_work, fresh_targets, new_chases
+from ..index import decode, encode_board
 from .moves import MAX_PREDECESSORS, capture_code, position_work, predecessors
 
 
@@ -99,7 +99,7 @@ def chase_labels(board, st, psq, nslots, side, checker, goal, check, ids, pairs_
 
 @njit(cache=True, inline="always")
 def is_good(mover, checker, goal, check, chased):
-    """Does a move count towards the round's goal (see ``engine.egtb.rule``)?  For C, the side the round is
+    """Does a move count towards the round's goal (see ``engine.egtb.build.rule``)?  For C, the side the round is
     about: a move that is not a check (``goal`` 0) or does not chase every piece of ``goal`` (a mask of
     target slots).  For the other side O: a move that attacks nothing the rule could count against O -- no
     check, and in a chase round no chase either."""

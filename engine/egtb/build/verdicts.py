@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import DRAW, ILLEGAL
-from .probe import ProbeResult
+from ..codes import DRAW, ILLEGAL
+from ..probe import ProbeResult
 
 
 @dataclass

@@ -8,15 +8,15 @@ table, every chunk's checksum, decoding and value bounds: a worker's bytes are n
 place atomically (a temporary name, then a rename), recording their digest in the directory's manifest.  So the files are byte-identical to a local build, and a worker
 lost mid-build costs only its task, which Ray runs again: a half-built table never reaches the directory.
 A large table of a game whose tables can be sliced (``SLICEABLE`` in ``engine.<game>.tables``) is built by
-several workers (:mod:`engine.egtb.sliced`).
+several workers (:mod:`engine.egtb.build.sliced`).
 """
 from __future__ import annotations
 
 import tempfile
 
-from ..game import game_named
-from .build import BuildRecord, Builder, plan
-from .store import TableFile, check_table, remove_stale_temporaries, save_table, table_path, unpack_tables
+from ...game import game_named
+from . import BuildRecord, Builder, plan
+from ..store import TableFile, check_table, remove_stale_temporaries, save_table, table_path, unpack_tables
 
 TASK_RETRIES = 3                # a task whose worker died is run again this many times
 SLICE_ABOVE = 500_000_000       # entries: a larger table (of a game that allows it) is built in slices
@@ -26,7 +26,7 @@ def build_table_task(game_name: str, name: str, chunk: int, rule: str, threads: 
                      *dep_files) -> tuple[bytes, BuildRecord]:
     """Runs on a worker: build table ``name`` from the files of its smaller tables (``dep_names``, whose bytes
     Ray passes as ``dep_files``); returns the new file's bytes and its record.  ``slices`` > 1: the table is
-    built by that many actors (engine.egtb.sliced), this task coordinating.  ``game_name``: the Game's name
+    built by that many actors (engine.egtb.build.sliced), this task coordinating.  ``game_name``: the Game's name
     (what crosses to a worker)."""
     game = game_named(game_name)
     if slices > 1:
@@ -50,8 +50,8 @@ def build_on_cluster(ray, builder: Builder, game, names, force: bool = False, lo
     rebuilt).  ``log(text)`` gets a line per table as it arrives; ``line`` (a tqdm bar) advances by one table
     at a time.  Each task takes ``threads`` CPUs and threads.  A table of more than ``slice_above`` entries,
     of a game whose tables can be sliced, is cut into ``slices`` slices (0 or more than the cluster's CPUs: one
-    per CPU), each an actor of one CPU (engine.egtb.sliced)."""
-    from ..cluster import cluster_cpus
+    per CPU), each an actor of one CPU (engine.egtb.build.sliced)."""
+    from ...cluster import cluster_cpus
     slices = min(slices or cluster_cpus(ray), cluster_cpus(ray))     # all of a table's slices run at once
     names = builder.kept(names, log)
     wanted = {builder.parse(n).canonical()[0] for n in names}

@@ -23,7 +23,7 @@ rule on perpetual check and chase (below).
    stop when a level settles nothing and no capture level is pending.  What is left is a draw -- for now.
 3. *Perpetual check and chase* (Asian rules: a side that checks on every move of an endless line loses, and
    failing that one that chases the same piece on every move, unless the other side attacks as much; ``--rule
-   check`` leaves chases out, ``--rule none`` skips the pass).  See :mod:`engine.egtb.rule` (the pass) and
+   check`` leaves chases out, ``--rule none`` skips the pass).  See :mod:`engine.egtb.build.rule` (the pass) and
    :mod:`.rule` (its steps over xiangqi's moves, each move labelled by the referee's definitions).
 
 **Mirror images.**  The index keeps one of a position and its left-right mirror when the general pair is
@@ -41,15 +41,15 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ...egtb.codes import DIST0, DRAW, ILLEGAL, RULE_BASE
-from ...egtb.levels import BuildStats, collect, run_init, run_levels, smaller_tables, split_range
-from ...egtb.material import MAX_SLOTS
-from ...egtb.rule import WholeTable, rule_pass
-from ...egtb.store import DEFAULT_RULE
-from ...moving import move_from, move_to
-from ..board import NSQ, BLACK_BIT, ST_SIDE, ST_KING
-from ..movegen import GEN_ALL, generate, is_legal, king_attacked
-from .index import Material, decode
+from ....egtb.codes import DIST0, DRAW, ILLEGAL, RULE_BASE
+from ....egtb.build.levels import BuildStats, collect, run_init, run_levels, smaller_tables, split_range
+from ....egtb.material import MAX_SLOTS
+from ....egtb.build.rule import WholeTable, rule_pass
+from ....egtb.store import DEFAULT_RULE
+from ....moving import move_from, move_to
+from ...board import NSQ, BLACK_BIT, ST_SIDE, ST_KING
+from ...movegen import GEN_ALL, generate, is_legal, king_attacked
+from ..index import Material, decode
 from .moves import capture_code, position_work, predecessors
 from .rule import label_work, rule_held, rule_step, rule_trapped
 
@@ -209,7 +209,7 @@ def sched_scan(vals, counter, sched, level, lo, hi):
 # ----------------------------------------------------------------------------------------------------------------
 
 def capture_tables(material: Material, load_sub, sub_vals=None):
-    """The smaller tables (``engine.egtb.levels.smaller_tables``: specs, values, offsets) and, for each piece
+    """The smaller tables (``engine.egtb.build.levels.smaller_tables``: specs, values, offsets) and, for each piece
     code that can be captured, the number of the one it leads to and whether its colours are swapped."""
     specs, sub_vals, offsets = smaller_tables(material, load_sub, sub_vals)
     subs = material.subtables()

@@ -8,8 +8,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import manifest
-from .store import (DEFAULT_CHUNK, DEFAULT_RULE, RULE_FLAGS, TableError, TableFile, max_distance,
+from .. import manifest
+from ..store import (DEFAULT_CHUNK, DEFAULT_RULE, RULE_FLAGS, TableError, TableFile, max_distance,
                     remove_stale_temporaries, table_path, write_table)
 
 
@@ -167,6 +167,6 @@ class Builder:
 def build_quick_set(name, directory) -> list[BuildRecord]:
     """Build the quick set of the game called ``name`` (what ``shuai setup`` builds) into ``directory``; the
     records of its tables.  Named by game, so that a worker process can be sent it."""
-    from ..game import game_named
+    from ...game import game_named
     game = game_named(name)
     return Builder(game, directory).build(game.tables().QUICK_SET)

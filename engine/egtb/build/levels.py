@@ -8,7 +8,7 @@ import time
 import numpy as np
 from numba import njit
 
-from .codes import MAX_DIST
+from ..codes import MAX_DIST
 
 
 class BuildStats:
