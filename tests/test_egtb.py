@@ -904,7 +904,7 @@ def test_skipping_rounds_that_remove_nothing_changes_no_value(monkeypatch, tbdir
     them all): with every round run, the values are the same, code for code -- KRvKN (check rounds that remove
     1,597 positions) and KCvKA (a chase round with positions of the defender whose every move attacks the
     cannon with the advisor, none of which the cannon's side can hold there)."""
-    from engine.egtb import rule
+    from engine.egtb.build import rule
     load = Builder(XIANGQI, tbdir).load
     real = rule.WholeTable.trapped
     for name in ("KRvKN", "KCvKA"):
@@ -966,7 +966,7 @@ def test_rule_verdicts_hold_against_the_referee(tmp_path, tbdir):
     rule) played out -- the winner on the table's moves, the defender trying every move the plain table calls
     drawing -- end, by the referee's rules, in a win for the winner: here every line by the defender's
     perpetual check at the third repetition (the horse's only way to hold)."""
-    from engine.egtb import verdicts
+    from engine.egtb.build import verdicts
     from engine.xiangqi.tables import position_at
     Builder(XIANGQI, tmp_path, rule="none").build(["KRvKN"])
     m = parse_material("KRvKN")
@@ -999,7 +999,7 @@ def test_chase_verdicts_hold_against_the_referee():
     ``tests/data/krnvkr-chase-lines.json`` (``shuai diagnose rule-verdicts --record``): the table has 65.6 M
     entries, too big to build here.  A line the referee ends elsewhere asks for an answer not recorded."""
     import json
-    from engine.egtb import verdicts
+    from engine.egtb.build import verdicts
     record = json.loads((ROOT / "tests" / "data" / "krnvkr-chase-lines.json").read_text())
     new, old = verdicts.Recorded(answers=record["new"]), verdicts.Recorded(answers=record["old"])
     lines = 0
