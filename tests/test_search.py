@@ -199,8 +199,8 @@ def test_the_time_parameters_reach_the_clock_of_a_search():
     searcher.set_params({"TIME_MOVES_TO_GO": 60})
     limits = Limits(time_left=10.0)
     infos, result, seconds = _run(searcher, Position(), limits)
-    assert searcher._budget == budget(limits, time_values({"TIME_MOVES_TO_GO": 60}))
-    assert searcher._budget.soft == pytest.approx(9.75 / 60) and seconds < 1.0
+    assert searcher.clock.budget == budget(limits, time_values({"TIME_MOVES_TO_GO": 60}))
+    assert searcher.clock.budget.soft == pytest.approx(9.75 / 60) and seconds < 1.0
     assert result.best in Position().legal_move_names()
 
 

@@ -1,6 +1,7 @@
 """The ``Searcher``: its lifecycle -- ``start`` a search in a thread, ``stop``, ``ponderhit``, ``wait``, the search
 thread's frame (``_run``: the hold of ``go infinite``/``ponder``, the failure's salvage, the helpers' end) and
-its heartbeat -- over its parts: ``Options``, ``Root``, ``Iterations``, ``Pool``, ``Clock``, ``Recovery``.
+its heartbeat -- over its parts: ``Options``, ``Root``, ``Iterations``, ``Pool``, ``Recovery`` (whose methods it
+combines) and its ``Clock`` (an object it holds, with a state of its own).
 ``search_once``: one synchronous search."""
 from __future__ import annotations
 
@@ -27,13 +28,14 @@ HEARTBEAT = 1.0             # a search that reported nothing for this long repor
 HEARTBEAT_POLL = 0.1        #   looked at this often
 
 
-class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
+class Searcher(Options, Root, Iterations, Pool, Recovery):
     def __init__(self, hash_mb: int):
         from .. import tt
+        self._lock = threading.Lock()
+        self.clock = Clock(self._lock, self._stop_flag)     # a part of its own: its state is its own
         self._init_options()
         self._init_root()
         self._init_pool()
-        self._init_clock()
         self._init_recovery()
         self.tt = tt.new_table(hash_mb)
         self.game = None                    # the game of the work arrays (set by the first search)
@@ -41,18 +43,15 @@ class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
         self.threads = 1
         self.age = 0
         self._thread: Optional[threading.Thread] = None
-        self._lock = threading.Lock()
         self._pondering = False
 
     # -- control ----------------------------------------------------------------------------------------------
     def start(self, pos, limits: Limits, on_info: Callable[[SearchInfo], None],
               on_done: Callable[[SearchResult], None], banned: Sequence[str] = (),
               on_progress: Optional[Callable[[Progress], None]] = None) -> None:
-        from ..timeman import budget
         self.stop()
         self.wait()
-        with self._lock:
-            self._search_id += 1
+        self.clock.next_search()
         if limits.level is not None and (limits.level.full or limits.infinite):
             limits = replace(limits, level=None)        # full strength; analysis always is
         if limits.level is not None:
@@ -62,15 +61,11 @@ class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
         self.ctrl[ab.C_NODE_LIMIT] = limits.nodes if limits.nodes else NO_NODE_LIMIT
         self._pondering = limits.ponder or limits.infinite
         self._infinite = limits.infinite
-        self._budget = budget(limits, self.time_params)
-        now = time.perf_counter()
-        self._start_time = now if limits.started is None else min(limits.started, now)
-        self._soft_deadline = None
-        self._best_moves, self._scores = [], []
+        self.clock.plan(limits, self.time_params)
         self._failure, self._reported = None, None
         if not self._pondering:
-            self._arm_clock()
-        self._last_report = self._start_time
+            self.clock.arm()
+        self._last_report = self.clock.started
 
         def report(info):
             self._last_report = time.perf_counter()
@@ -80,6 +75,10 @@ class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
         self._thread = threading.Thread(target=self._run, args=(pos.copy(), limits, report, on_done,
                                                                 list(banned), on_progress), daemon=True)
         self._thread.start()
+
+    def _stop_flag(self) -> None:
+        """Stop the running search (the clock's hard stop; the caller holds the lock)."""
+        self.ctrl[ab.C_STOP] = 1
 
     def stop(self) -> None:
         self._pondering = False
@@ -91,7 +90,7 @@ class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
         if self._pondering:
             self._pondering = self._infinite
             if not self._infinite:
-                self._arm_clock()
+                self.clock.arm()
 
     def wait(self) -> None:
         if self._thread is not None:
@@ -120,7 +119,7 @@ class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
             done.set()
             if beat is not None:
                 beat.join()                             # no progress line after the search's last words
-            self._cancel_timer()
+            self.clock.cancel()
         if self._failure is not None:
             result = self._salvaged(pos, banned, result)
         elif limits.level is not None and result is not None and result.lines:
@@ -128,7 +127,7 @@ class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
         # The hold (see the package doc): under `go infinite` / `go ponder` no bestmove before `stop` / `ponderhit`.
         while self._pondering and self.ctrl[ab.C_STOP] == 0:
             time.sleep(0.002)
-        self._cancel_timer()                            # armed by a ponderhit while we waited
+        self.clock.cancel()                             # armed by a ponderhit while we waited
         try:
             on_done(result)
         finally:
@@ -147,7 +146,7 @@ class Searcher(Options, Root, Iterations, Pool, Clock, Recovery):
             move = int(self.ss[0, ab.SS_MOVE])
             order = self.moves[0, :max(0, int(self.ctrl[ab.C_ROOT_MOVES]))]
             at = np.flatnonzero(order == move) if move else ()
-            on_progress(Progress(self._nodes(), now - self._start_time,
+            on_progress(Progress(self._nodes(), now - self.clock.started,
                                  int(tt_hashfull(self.tt, self.age)), move_name(move) if len(at) else None,
                                  int(at[0]) + 1 if len(at) else 0))
 

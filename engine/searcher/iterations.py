@@ -79,7 +79,7 @@ class Iterations:
         args = (pos.board, pos.st, pos.hist, pos.keys, self.tt, self._tables.arrays, ctrl, ss, pv, self.moves,
                 self.order, self.history, self.reps, nets[0])
         max_depth = min(limits.depth or ab.MAX_PLY - 4, ab.MAX_PLY - 4)
-        if len(allowed) == 1 and self._timed(limits):
+        if len(allowed) == 1 and self.clock.timed(limits):
             max_depth = 1                               # the only move, on the clock: play it at once (timeman)
         if self._helpers:
             ctrl[ab.C_NODE_LIMIT] //= len(self._helpers) + 1     # `go nodes`: the threads' sum
@@ -105,7 +105,7 @@ class Iterations:
                 _to_front(root, len(allowed), best)
                 info = self._info(depth, 0 if table_draw else score, self._table_line(pos, line), move_name)
                 on_info(info)
-                if self._done(info, limits):
+                if self.clock.done(info, limits, self._pondering, self.time_params):
                     break
                 continue
             stopped = bool(ctrl[ab.C_STOP])
@@ -127,7 +127,7 @@ class Iterations:
             on_info(info)
             for line in lines:
                 on_info(line)
-            if stopped or self._done(info, limits):
+            if stopped or self.clock.done(info, limits, self._pondering, self.time_params):
                 break
         self._stop_helpers()
         if info is None:                                # stopped before depth 1 completed
@@ -187,5 +187,5 @@ class Iterations:
     def _info(self, depth, score, pv_moves, move_name) -> SearchInfo:
         from ..tt import tt_hashfull
         return SearchInfo(depth, int(self.ctrl[ab.C_SELDEPTH]), score, mate_in_moves(score),
-                          self._nodes(), time.perf_counter() - self._start_time, [move_name(m) for m in pv_moves],
+                          self._nodes(), time.perf_counter() - self.clock.started, [move_name(m) for m in pv_moves],
                           int(tt_hashfull(self.tt, self.age)), int(self.ctrl[ab.C_TB_HITS]))

@@ -26,28 +26,30 @@ FAULTS_TOLD = 64        # a search thread's page faults worth a line (each a fir
 def watch(log, slack: float) -> None:
     """Wrap the Searcher's clock and its search so that a late search leaves its stacks and its account."""
     from ..searcher import Searcher
+    from ..searcher.clock import Clock
     armed = [None]                                  # the search id the watchdog is armed for
-    original_arm, original_run = Searcher._arm_clock, Searcher._run
+    original_arm, original_run = Clock.arm, Searcher._run
 
-    def arm_clock(self):
-        original_arm(self)
-        if self._budget.soft is not None:
-            left = self._start_time + self._budget.hard + slack - time.perf_counter()
+    def arm(clock):
+        original_arm(clock)
+        if clock.budget.soft is not None:
+            left = clock.started + clock.budget.hard + slack - time.perf_counter()
             faulthandler.dump_traceback_later(max(left, 0.001), file=log)
-            armed[0] = self._search_id
+            armed[0] = clock.search_id
 
     def run(self, pos, limits, on_info, on_done, banned, on_progress):
-        search_id, fen = self._search_id, pos.fen()
+        clock = self.clock
+        search_id, fen = clock.search_id, pos.fen()
         faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
 
         def done(result):
-            elapsed = time.perf_counter() - self._start_time
+            elapsed = time.perf_counter() - clock.started
             taken = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - faults
             if armed[0] == search_id:
                 faulthandler.cancel_dump_traceback_later()
-            if self._budget.hard is not None and elapsed > self._budget.hard + slack:
+            if clock.budget.hard is not None and elapsed > clock.budget.hard + slack:
                 log.write(f"# late {os.getpid()} search {search_id} at {time.time():.3f}: bestmove after "
-                          f"{elapsed * 1000:.0f} ms, hard {self._budget.hard * 1000:.0f} ms, fen {fen}\n")
+                          f"{elapsed * 1000:.0f} ms, hard {clock.budget.hard * 1000:.0f} ms, fen {fen}\n")
             if taken >= FAULTS_TOLD:
                 log.write(f"# faults {os.getpid()} search {search_id}: {taken} minor page faults in the search "
                           f"thread, {elapsed * 1000:.0f} ms, fen {fen}\n")
@@ -55,7 +57,7 @@ def watch(log, slack: float) -> None:
 
         original_run(self, pos, limits, on_info, done, banned, on_progress)
 
-    Searcher._arm_clock, Searcher._run = arm_clock, run
+    Clock.arm, Searcher._run = arm, run
 
 
 @click.command("stall-watch", context_settings={"ignore_unknown_options": True})
