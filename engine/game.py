@@ -25,7 +25,7 @@ game never loads (or compiles) another's kernels.
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Optional
 
@@ -110,10 +110,15 @@ class Game:
         """The positions of ``shuai bench`` and their depth (the game's ``bench`` module: ``FENS``, ``DEPTH``)."""
         return self._module("bench")
 
-    def wdl(self):
-        """The game's win/draw/loss model (``engine.wdl.WdlModel``), as fitted to its self-play."""
+    @cached_property
+    def _wdl_model(self):
         from .wdl import WdlModel
         return WdlModel.from_file(self.package_file("wdl.json"))
+
+    def wdl(self):
+        """The game's win/draw/loss model (``engine.wdl.WdlModel``), as fitted to its self-play: read once (every
+        ``info`` line with ``UCI_ShowWDL`` asks for it)."""
+        return self._wdl_model
 
     def warm(self, pos) -> None:
         """Load (or compile) the game's kernels that the Python edge calls, beyond the search's."""
