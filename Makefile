@@ -149,5 +149,5 @@ clean:
 # Tables already present are kept; an interrupted build leaves no broken file (each file is renamed into place).
 .PHONY: tablebases
 tablebases: $(STAMP)
-	$(BIN)/python -m engine.egtb.build.cli build --default --dir tablebases
-	$(BIN)/python -m engine.egtb.build.cli build --game chess --default --dir tablebases
+	$(BIN)/python -m engine.egtb.cli build --default --dir tablebases
+	$(BIN)/python -m engine.egtb.cli build --game chess --default --dir tablebases

@@ -161,7 +161,7 @@ def diagnose():
 
 # Sub-commands defined in their own packages; each module imports only click at the top.
 from .bookmaker.cli import book  # noqa: E402
-from .egtb.build.cli import tb  # noqa: E402
+from .egtb.cli import tb  # noqa: E402
 from .match.cli import match  # noqa: E402
 from .match.sprt import freeze, sprt  # noqa: E402
 from .play.cli import play  # noqa: E402

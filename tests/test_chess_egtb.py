@@ -357,7 +357,7 @@ def test_the_kernel_probe_agrees_with_python(tbdir, values):
 
 
 def test_cli_build_and_probe(tmp_path):
-    from engine.egtb.build.cli import tb
+    from engine.egtb.cli import tb
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "--game", "chess", "KRvK", "KNvK", "--dir", str(tmp_path), "-q"])
     assert r.exit_code == 0, r.output

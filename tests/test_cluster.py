@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from engine.egtb.build import Builder
 from engine.game import CHESS, XIANGQI
-from engine.egtb.build.cli import tb
+from engine.egtb.cli import tb
 from engine.match.cli import match
 from engine.match.openings import load_openings
 from engine.match.xiangqi_pgn import parse_pgn

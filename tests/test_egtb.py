@@ -353,7 +353,7 @@ def test_build_records_a_whole_table_its_manifest_lacks(tmp_path, tbdir):
 
 
 def test_cli_build_and_probe(tmp_path):
-    from engine.egtb.build.cli import tb
+    from engine.egtb.cli import tb
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "KRvK", "--dir", str(tmp_path), "-q"])
     assert r.exit_code == 0, r.output
@@ -928,7 +928,7 @@ def test_cli_rule_option(tmp_path, values):
     """``--rule`` picks the rule (the header records it, ``probe`` names it for a rule result); ``--no-rule``
     is ``--rule none`` and contradicts any other.  KRvKN has chase rounds (each side can chase the other's
     piece) but no position a perpetual chase decides: its values are the same under either rule."""
-    from engine.egtb.build.cli import tb
+    from engine.egtb.cli import tb
     runner = CliRunner()
     r = runner.invoke(tb, ["build", "KRvKN", "--rule", "check", "--dir", str(tmp_path), "-q"])
     assert r.exit_code == 0, r.output

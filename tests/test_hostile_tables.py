@@ -28,7 +28,7 @@ from click.testing import CliRunner
 
 from engine.egtb import manifest
 from engine.egtb.build import Builder
-from engine.egtb.build.cli import tb
+from engine.egtb.cli import tb
 from engine.egtb.codes import DIST0, RULE_BASE
 from engine.egtb.store import (CHUNK_ENTRY, HEADER, HEADER_SIZE, RAW, RLE, TableError, TableFile, check_table,
                                encode_chunks, save_table, table_parts, table_path)

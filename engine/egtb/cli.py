@@ -1,12 +1,12 @@
 """``shuai tb build``, ``shuai tb verify`` and ``shuai tb probe`` (click).  Only click and the standard library are imported at module
-level; numba and the tables are loaded inside the commands.  Also runnable as ``python -m engine.egtb.build.cli``."""
+level; numba and the tables are loaded inside the commands.  Also runnable as ``python -m engine.egtb.cli``."""
 import sys
 
 import click
 
-from .. import default_directory
-from ...cluster import CLUSTER_HELP
-from ...game import DEFAULT, GAMES
+from . import default_directory
+from ..cluster import CLUSTER_HELP
+from ..game import DEFAULT, GAMES
 
 DEFAULT_DIR = str(default_directory())
 
@@ -42,7 +42,7 @@ def build_cmd(materials, directory, game_name, default_set, one_attacker, force,
               slice_above, slices):
     """Build the tables for MATERIAL... (e.g. KRvK KCPvKAA KNvKAB; with --game chess KQvK KRvKP), and every
     smaller table they capture (or promote) into."""
-    from ...game import game_named
+    from ..game import game_named
     game = game_named(game_name)
     parts = game.tables()
     names = list(materials)
@@ -53,22 +53,22 @@ def build_cmd(materials, directory, game_name, default_set, one_attacker, force,
             names += parts.SETS[option]
     if not names:
         raise click.UsageError("name at least one material (e.g. KRvK) or --default")
-    from ..material import MaterialError
+    from .material import MaterialError
     try:
         for n in names:
             parts.parse_material(n)
     except MaterialError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    from . import Builder
-    from ..store import DEFAULT_RULE
+    from .build import Builder
+    from .store import DEFAULT_RULE
     if no_rule and rule not in (None, "none"):
         raise click.UsageError(f"--no-rule contradicts --rule {rule}")
     builder = Builder(game, directory, chunk, rule="none" if no_rule else rule or DEFAULT_RULE)
     if cluster is None and (slice_above is not None or slices):
         raise click.UsageError("--slice-above and --slices need --cluster")
-    from ...files import UnwritableFile
-    from ..store import TableError
+    from ..files import UnwritableFile
+    from .store import TableError
     try:
         if cluster is not None:
             _build_on_cluster(builder, game, names, force, cluster, quiet, slice_above, slices)
@@ -129,8 +129,8 @@ def _summary(records, directory, seconds=None, rule="none"):
 def _build_on_cluster(builder, game, names, force, address, quiet, slice_above, slices):
     """``--cluster``: the tables as Ray tasks (engine.egtb.build.cluster), a live line of tables done / left."""
     import time
-    from ...cluster import ClusterError, connect, live_line
-    from .cluster import SLICE_ABOVE, build_on_cluster
+    from ..cluster import ClusterError, connect, live_line
+    from .build.cluster import SLICE_ABOVE, build_on_cluster
     t0 = time.perf_counter()
     try:
         ray = connect(address)
@@ -152,7 +152,7 @@ def verify_cmd(directory, add):
     """Check the tables in DIRECTORY (default: the project's) against its MANIFEST.sha256 and read each whole
     (checksums, decoding, values within the header's bounds).  One line per bad, unlisted or missing file;
     exit status 1 if there is any."""
-    from .verify import verify_directory
+    from .build.verify import verify_directory
     report = verify_directory(directory, add=add)
     for line in report.problems:
         click.echo(line)
@@ -170,7 +170,7 @@ def verify_cmd(directory, add):
 def probe_cmd(fen, directory, best):
     """Print `win N`, `loss N` (N = plies to mate, for the side to move), `draw` or `unknown`.  A FEN with 8
     ranks is chess (its tables are the directory's *.ctb files), one with 10 xiangqi."""
-    from ...game import position_of_fen
+    from ..game import position_of_fen
     try:
         pos = position_of_fen(fen)
     except ValueError as e:
