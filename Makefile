@@ -140,6 +140,15 @@ nnue-train: setup $(NNUE_STAMP)
 		--out tune/network-$(GAME).nnue \
 		$(if $(NNUE_HIDDEN),--hidden $(NNUE_HIDDEN)) $(if $(NNUE_EPOCHS),--epochs $(NNUE_EPOCHS))
 
+# One generation of the network (issue 79): the game's network plays POSITIONS positions of self-play into
+# $(SHUAI_SELFPLAY) or ~/.cache/shuai/selfplay (outside the work tree: it survives a fresh clone), its child trains
+# from its weights, an SPRT against it decides, and with H1 the child becomes engine/$(GAME)/network.nnue.
+# Resumable: the same command goes on after an interruption. CLUSTER=auto|HOST:PORT plays the games on Ray.
+POSITIONS ?= 1000000
+.PHONY: nnue-generation
+nnue-generation: setup $(NNUE_STAMP)
+	$(BIN)/python -m engine.tune generation --game $(GAME) --positions $(POSITIONS) $(if $(CLUSTER),--cluster $(CLUSTER))
+
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

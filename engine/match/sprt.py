@@ -124,15 +124,15 @@ def sprt_row(new: str, base: str, settings: dict, summary: str, note: str = "", 
             "note": " ".join(note.split())}
 
 
-def append_row(row: dict, path: Path = RESULTS) -> None:
+def append_row(row: dict, path: Path = RESULTS, columns: tuple = COLUMNS) -> None:
     """Append ``row`` to the tab-separated table at ``path``, made with its header line when missing."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     new_file = not path.exists() or path.stat().st_size == 0
     with path.open("a") as table:
         if new_file:
-            table.write("\t".join(COLUMNS) + "\n")
-        table.write("\t".join(str(row[c]).replace("\t", " ") for c in COLUMNS) + "\n")
+            table.write("\t".join(columns) + "\n")
+        table.write("\t".join(str(row[c]).replace("\t", " ") for c in columns) + "\n")
 
 
 def play(args: list[str], transcript: Path) -> str:

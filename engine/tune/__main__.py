@@ -5,13 +5,13 @@ With ``--game chess`` (``make tune-data GAME=chess``, ``make tune GAME=chess``) 
 ``tune/chess-positions.txt.gz``, parameters in ``engine/chess/eval_params.py``."""
 import sys
 import time
-import zlib
 from pathlib import Path
 
 import click
 
 from ..cluster import ClusterError
 from ..game import DEFAULT, GAMES, game_named
+from .generation import Plan
 from .selfplay import DataError, Settings, generate
 
 GAME_OPTION = click.option("--game", type=click.Choice([g.name for g in GAMES]), default=DEFAULT.name,
@@ -67,13 +67,12 @@ def data(game, out, games, nodes, seed, workers, nnue, cluster, network_path):
             print(f"{done}/{games} games, {positions} positions, {time.monotonic() - t0:.0f} s", flush=True)
     blob, provenance = None, {}
     if network_path:
-        from ..nnue.network import NetworkError, load
+        from ..nnue.network import NetworkError
+        from .nnue_data import player
         try:
-            net = load(network_path, game_named(game))
+            blob, provenance = player(network_path, game_named(game))
         except NetworkError as e:
             raise click.ClickException(str(e)) from None
-        blob = net.to_bytes()
-        provenance = {"network": Path(network_path).name, "network_crc32": f"{zlib.crc32(blob):08x}"}
     settings = Settings(games=games, nodes=nodes, seed=seed, game=game, network=blob)
     if nnue:
         from . import nnue_data
@@ -306,31 +305,67 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
         import torch  # noqa: F401
     except ImportError:
         raise click.ClickException("training needs PyTorch: pip install '.[nnue]'") from None
-    from .nnue_data import Positions, source_commit
-    from .nnue_train import Settings as TrainSettings, held_out_loss_of, train
-    positions = [Positions(p) for p in data_paths]
-    if len({p.game.name for p in positions}) > 1:
-        raise click.ClickException("the positions files are of different games")
-    if limit:
-        for p in positions:
-            p.records = p.records[:max(0, limit)]
-            limit -= len(p.records)
+    from .nnue_data import DataError
+    from .nnue_train import Settings as TrainSettings, train_files
     sizes = {k: v for k, v in (("hidden", hidden), ("epochs", epochs)) if v is not None}
     s = TrainSettings(**sizes, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed,
                       threads=threads, factorize=factorize, weight_decay=weight_decay)
-    t0 = time.monotonic()
-    net, stats = train(positions, s)
-    quantized = held_out_loss_of(net, positions, stats["k"], lam, validation)
-    net.provenance = {
-        "data": [{"file": Path(p).name, **pos.provenance} for p, pos in zip(data_paths, positions)],
-        "positions": stats["positions"], "commit": source_commit(), "settings": vars(s), "k": round(stats["k"], 6),
-        "train_loss": round(stats["train_loss"], 7), "held_out_loss": round(stats["validation_loss"], 7),
-        "held_out_loss_quantized": round(quantized, 7), "seconds": round(time.monotonic() - t0),
-        "command": "python -m engine.tune nnue-train " + " ".join(sys.argv[2:]),
-    }
+    try:
+        net = train_files(list(data_paths), s, "python -m engine.tune nnue-train " + " ".join(sys.argv[2:]),
+                          limit=limit)
+    except (ValueError, DataError) as e:
+        raise click.ClickException(str(e)) from None
     net.save(out)
-    print(f"{out}: {stats['positions']} positions, held-out loss {stats['validation_loss']:.6f} "
-          f"(quantized {quantized:.6f}), {time.monotonic() - t0:.0f} s")
+    p = net.provenance
+    print(f"{out}: {p['positions']} positions, held-out loss {p['held_out_loss']:.6f} "
+          f"(quantized {p['held_out_loss_quantized']:.6f}), {p['seconds']} s")
+
+
+@main.command()
+@GAME_OPTION
+@click.option("--data-dir", type=click.Path(file_okay=False), default=None,
+              help="Where self-play lives between sittings, a folder a game.  [default: $SHUAI_SELFPLAY or "
+                   "~/.cache/shuai/selfplay]")
+@click.option("--parent", type=click.Path(dir_okay=False), default=None,
+              help="The parent network.  [default: the game's own, or the hand-written evaluation]")
+@click.option("--positions", type=click.IntRange(1), default=Plan.positions, show_default=True,
+              help="The parent's own self-play positions to train on.")
+@click.option("--games-per-file", type=click.IntRange(1), default=Plan.games_per_file, show_default=True)
+@click.option("--replay", type=click.IntRange(0), default=Plan.replay, show_default=True,
+              help="Older players' positions trained on too, the newest first.")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=Plan.epochs, show_default=True)
+@click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=Plan.lr, show_default=True)
+@click.option("--tc", default=Plan.tc, show_default=True, help="The SPRT's time control.")
+@click.option("--elo0", type=float, default=Plan.elo0, show_default=True)
+@click.option("--elo1", type=float, default=Plan.elo1, show_default=True)
+@click.option("--sprt-games", type=click.IntRange(1), default=Plan.sprt_games, show_default=True,
+              help="The most SPRT games before it stops undecided.")
+@click.option("--concurrency", type=click.IntRange(1), default=Plan.concurrency, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 256), default=Plan.workers, show_default=True,
+              help="Self-play processes.")
+@click.option("--cluster", default=None, help="Play the self-play games as Ray tasks (see shuai match --cluster).")
+@click.option("--stop-after", type=click.Choice(["play", "train"]), default=None,
+              help="Stop after this step (the same command goes on later).")
+def generation(game, data_dir, parent, stop_after, **plan):
+    """One generation of the evaluation network: the parent's self-play, its child trained from its weights, an
+    SPRT of the child against it, and the child kept only with H1.  Resumable: run the same command again."""
+    from ..files import UnreadableFile, UnwritableFile
+    from ..nnue.network import NetworkError
+    from .generation import Generation, data_root
+    folder = Path(data_dir) if data_dir else data_root()
+    try:
+        g = Generation(game_named(game), folder, Plan(**plan), parent)
+        g.play()
+        if stop_after == "play":
+            return
+        child = g.train()
+        if stop_after != "train":
+            g.conclude(child)
+    except (ValueError, NetworkError, UnreadableFile, UnwritableFile) as e:
+        raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        print(f"interrupted: every whole step is in {folder}/{game}; the same command goes on")
+        sys.exit(130)
 
 
 if __name__ == "__main__":

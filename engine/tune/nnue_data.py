@@ -26,6 +26,8 @@ from __future__ import annotations
 import json
 import struct
 import subprocess
+import zlib
+from pathlib import Path
 
 import numpy as np
 import zstandard
@@ -98,6 +100,19 @@ def source_commit() -> str:
                               cwd=ROOT, timeout=10).stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
+
+
+def player(network_path, game) -> tuple[bytes, dict]:
+    """The network file that plays the games (checked: NetworkError) as the searches take it, and as the
+    positions' provenance names it: its file name and CRC-32."""
+    from ..nnue.network import load
+    blob = load(network_path, game).to_bytes()
+    return blob, {"network": Path(network_path).name, "network_crc32": crc_of(blob)}
+
+
+def crc_of(blob: bytes) -> str:
+    """A network's name in data and provenance: the CRC-32 of its file, in hex."""
+    return f"{zlib.crc32(blob):08x}"
 
 
 def write_positions(path, game, chunks, provenance: dict) -> int:

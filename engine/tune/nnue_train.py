@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -111,12 +112,27 @@ class Settings:
     weight_decay: float = 0.0   # AdamW's decoupled decay
 
 
-def train(positions: list[Positions], s: Settings, log=print):
-    """Train a network on ``positions``; (the quantized Network, {"train_loss", "validation_loss", "k", ...})."""
+def check_parent(parent: Network, game, s: Settings) -> None:
+    """A child keeps its parent's architecture, and learns without factors (the parent's weights hold them
+    already, folded in: a factor row added to them would count twice); ValueError otherwise."""
+    if parent.game != game.name:
+        raise ValueError(f"the parent is a network for {parent.game}, not {game.name}")
+    if parent.hidden != s.hidden:
+        raise ValueError(f"the parent has {parent.hidden} hidden units, not {s.hidden}: a child keeps its "
+                         f"parent's architecture")
+    if s.factorize:
+        raise ValueError("a child learns without factors: its parent's weights hold them already")
+
+
+def train(positions: list[Positions], s: Settings, log=print, parent: Network | None = None):
+    """Train a network on ``positions``, from random weights or from those of ``parent`` (a generation's child,
+    see ``check_parent``); (the quantized Network, {"train_loss", "validation_loss", "k", ...})."""
     import torch
     from torch import nn
 
     game = positions[0].game
+    if parent is not None:
+        check_parent(parent, game, s)
     torch.manual_seed(s.seed)
     if s.threads:
         torch.set_num_threads(s.threads)
@@ -142,6 +158,18 @@ def train(positions: list[Positions], s: Settings, log=print):
             self.out = nn.Linear(2 * s.hidden, 1)
             nn.init.uniform_(self.out.weight, -0.1, 0.1)
             nn.init.zeros_(self.out.bias)
+            if parent is not None:
+                self.inherit(parent)
+
+        def inherit(self, net: Network):
+            """The parent's integers back at the training's scales (``quantize`` undone)."""
+            def tensor(a):
+                return torch.from_numpy(np.asarray(a, np.float64)).float()
+            with torch.no_grad():
+                self.ft.weight[:inputs] = tensor(net.w1 / QA)
+                self.b1.copy_(tensor(net.b1 / QA))
+                self.out.weight.copy_(tensor(net.w2 / (QB * OUT_SCALE))[None])
+                self.out.bias.fill_(net.b2 / (OUTPUT_DIVISOR * OUT_SCALE))
 
         def forward(self, us, them):                 # centipawns, side to move's view
             a = torch.clamp(self.ft(us) + self.b1, 0, 1) ** 2
@@ -235,3 +263,36 @@ def held_out_loss_of(net: Network, positions: list[Positions], k: float, lam: fl
         y[i:i + batch] = (a + b + net.b2) // OUTPUT_DIVISOR
     target = lam * held.result + (1 - lam) * sigmoid(held.score, k)
     return float(np.mean((sigmoid(y, k) - target) ** 2))
+
+
+def train_files(data_paths: list, s: Settings, command: str, parent: Network | None = None,
+                parent_label: dict | None = None, limit: int | None = None, log=print) -> Network:
+    """``train`` on the positions files ``data_paths`` (at most ``limit`` positions, the first ones), the network
+    returned with its provenance: the data and their own provenance, the commit, settings, losses, the command
+    and, for a child, its parent (``parent_label``, and the parent's loss on the same held-out tail)."""
+    from .nnue_data import Positions, source_commit
+    positions = [Positions(p) for p in data_paths]
+    if len({p.game.name for p in positions}) > 1:
+        raise ValueError("the positions files are of different games")
+    if limit:
+        for p in positions:
+            p.records = p.records[:max(0, limit)]
+            limit -= len(p.records)
+    t0 = time.monotonic()
+    net, stats = train(positions, s, log, parent)
+    quantized = held_out_loss_of(net, positions, stats["k"], s.lam, s.validation)
+    net.provenance = {
+        "data": [{"file": Path(p).name, **pos.provenance} for p, pos in zip(data_paths, positions)],
+        "positions": stats["positions"], "commit": source_commit(), "settings": vars(s), "k": round(stats["k"], 6),
+        "train_loss": round(stats["train_loss"], 7), "held_out_loss": round(stats["validation_loss"], 7),
+        "held_out_loss_quantized": round(quantized, 7), "seconds": round(time.monotonic() - t0),
+        "command": command,
+    }
+    if parent_label is not None:        # a generation's child: its parent is a network or the hand-written evaluation
+        before = parent.provenance.get("generation", 0) if parent is not None else 0
+        net.provenance["parent"] = {**parent_label, "generation": before}
+        if parent is not None:
+            net.provenance["parent"]["held_out_loss_quantized"] = round(
+                held_out_loss_of(parent, positions, stats["k"], s.lam, s.validation), 7)
+        net.provenance["generation"] = before + 1
+    return net

@@ -1,0 +1,129 @@
+"""A generation of the evaluation network (engine.tune.generation): its child starts from the parent's weights,
+refuses a parent it cannot descend from, names its parent, and the data folder is read as the generation plans.
+The training itself needs PyTorch (the optional extra ``nnue``): that test is skipped where it is missing."""
+import numpy as np
+import pytest
+
+from conftest import random_positions
+from engine.game import CHESS, XIANGQI
+from engine.nnue.network import Network, NetworkError, load
+from engine.tune import nnue_data as nd
+from engine.tune.generation import COLUMNS, HAND_WRITTEN, Generation, Plan
+from engine.tune.nnue_train import Settings, check_parent
+
+
+def material_rows(count: int, seed: int):
+    """Random positions, the result given to the side with more pieces and the score by the difference."""
+    rows = []
+    for fen in random_positions(count, seed, max_plies=40):
+        pieces = fen.split()[0]
+        red = sum(c.isupper() for c in pieces)
+        black = sum(c.islower() for c in pieces)
+        rows.append((fen, 1.0 if red > black else 0.0 if black > red else 0.5, 40 * (red - black)))
+    return rows
+
+
+def write_seed(folder, seed: int, count: int, network_crc32: str | None) -> None:
+    provenance = {"seed": seed, **({"network_crc32": network_crc32} if network_crc32 else {})}
+    nd.write_positions(folder / "xiangqi" / f"seed{seed}.bin", XIANGQI,
+                       [nd.records_of(material_rows(count, seed), XIANGQI)], provenance)
+
+
+def tiny_network(game=XIANGQI, hidden=16, seed=5, generation=None) -> Network:
+    rng = np.random.default_rng(seed)
+    inputs = 2 * game.kinds * game.squares
+    net = Network(game.name, rng.integers(-60, 60, (inputs, hidden)).astype(np.int16),
+                  rng.integers(0, 120, hidden).astype(np.int16), rng.integers(-40, 40, 2 * hidden).astype(np.int16),
+                  int(rng.integers(-10 ** 6, 10 ** 6)))
+    if generation is not None:
+        net.provenance = {"generation": generation}
+    return net
+
+
+def test_a_child_refuses_a_parent_it_cannot_descend_from(tmp_path):
+    parent = tiny_network(hidden=16)
+    check_parent(parent, XIANGQI, Settings(hidden=16, factorize=False))          # its own architecture: fine
+    with pytest.raises(ValueError, match="16 hidden units, not 32"):
+        check_parent(parent, XIANGQI, Settings(hidden=32, factorize=False))
+    with pytest.raises(ValueError, match="without factors"):
+        check_parent(parent, XIANGQI, Settings(hidden=16, factorize=True))
+    with pytest.raises(ValueError, match="for xiangqi, not chess"):
+        check_parent(parent, CHESS, Settings(hidden=16, factorize=False))
+    chess_net = tmp_path / "chess.nnue"
+    tiny_network(CHESS).save(chess_net)
+    with pytest.raises(NetworkError, match="a network for 'chess', not xiangqi"):
+        Generation(XIANGQI, tmp_path, Plan(), parent_path=chess_net)
+
+
+def test_the_data_folder_is_read_as_the_generation_plans(tmp_path):
+    """The parent's own files are told by its CRC-32 in their provenance; the replay buffer takes the newest
+    older files up to its size; a broken file is one line and left out; the next seed follows the highest."""
+    parent_path = tmp_path / "parent.nnue"
+    tiny_network().save(parent_path)
+    lines = []
+    g = Generation(XIANGQI, tmp_path, Plan(replay=50), parent_path=parent_path, log=lines.append)
+    assert g.parent_crc == nd.crc_of(parent_path.read_bytes()) and g.folder == tmp_path / "xiangqi"
+    write_seed(tmp_path, 1, 30, None)               # the hand-written evaluation's
+    write_seed(tmp_path, 2, 30, "0badc0de")         # an older network's
+    write_seed(tmp_path, 3, 30, "0badc0de")
+    write_seed(tmp_path, 9, 20, g.parent_crc)       # the parent's own
+    (g.folder / "seed12.bin").write_bytes(b"not a positions file")
+    (g.folder / "notes.bin").write_bytes(b"ignored: not a seed file")
+    assert [(f.seed, f.player, f.positions) for f in g.files()] == [
+        (1, HAND_WRITTEN, 30), (2, "0badc0de", 30), (3, "0badc0de", 30), (9, g.parent_crc, 20)]
+    assert len(lines) == 1 and "seed12.bin" in lines[0]
+    assert [f.seed for f in g.own_files()] == [9]
+    assert [f.seed for f in g.replay_files()] == [2, 3]         # 30 + 30 reach the 50 wanted, newest first
+    assert g.next_seed() == 13
+    g.plan.positions = 20                                       # enough of the parent's own already: plays nothing
+    g.play()
+    assert g.next_seed() == 13
+    assert Generation(XIANGQI, tmp_path, Plan(replay=0), parent_path=parent_path).replay_files() == []
+
+
+def test_a_kept_child_becomes_the_network_and_a_row_of_the_table(tmp_path):
+    parent_path = tmp_path / "parent.nnue"
+    tiny_network(generation=2).save(parent_path)
+    g = Generation(XIANGQI, tmp_path, Plan(), parent_path=parent_path, log=lambda line: None)
+    child = tiny_network(seed=6)
+    child.provenance = {"generation": 3, "positions": 100, "new_positions": 60, "held_out_loss_quantized": 0.021,
+                        "parent": {"crc32": g.parent_crc, "held_out_loss_quantized": 0.022}, "commit": "abc1234"}
+    row = {"wins": 120, "draws": 300, "losses": 80, "elo": "27.9", "elo_error": "12.0", "llr": "2.95",
+           "tc": "2+0.02", "elo0": "0", "elo1": "10", "verdict": "H1"}
+    target, table = tmp_path / "network.nnue", tmp_path / "networks.tsv"
+    g.keep(child, row, target, table)
+    assert load(target, XIANGQI).provenance["generation"] == 3
+    header, line = table.read_text().splitlines()
+    kept = dict(zip(header.split("\t"), line.split("\t")))
+    assert header.split("\t") == list(COLUMNS)
+    assert (kept["generation"], kept["parent_crc32"], kept["network_crc32"], kept["verdict"]) == (
+        "3", g.parent_crc, nd.crc_of(child.to_bytes()), "H1")
+    assert kept["sprt"] == "120-300-80 27.9 +/- 12.0 LLR 2.95 at 2+0.02 [0, 10]"
+
+
+def test_a_child_trains_from_its_parents_weights_and_names_it(tmp_path):
+    """With a learning rate of almost nothing the child is its parent, weight for weight (from random weights it
+    would be nothing like it); a real rate moves it, but it stays its parent's child.  The provenance names the
+    parent and the generation; the same command again finds the child trained already."""
+    pytest.importorskip("torch")
+    parent_path = tmp_path / "parent.nnue"
+    parent = tiny_network(generation=4)
+    parent.save(parent_path)
+    g = Generation(XIANGQI, tmp_path, Plan(epochs=1, lr=1e-12), parent_path=parent_path, log=lambda line: None)
+    write_seed(tmp_path, 1, 200, g.parent_crc)
+    child = g.train()
+    assert (child.w1 == parent.w1).all() and (child.b1 == parent.b1).all() and (child.w2 == parent.w2).all()
+    assert abs(child.b2 - parent.b2) <= 64                      # float32 of a value near 10**6
+    p = child.provenance
+    assert p["generation"] == 5 and p["parent"]["crc32"] == g.parent_crc and p["parent"]["generation"] == 4
+    assert p["parent"]["file"] == "parent.nnue" and p["new_positions"] == 200
+    assert abs(p["held_out_loss_quantized"] - p["parent"]["held_out_loss_quantized"]) < 1e-4
+    assert [d["file"] for d in p["data"]] == ["seed1.bin"]
+    assert load(g.child_path, XIANGQI).to_bytes() == child.to_bytes()
+    assert g.train().to_bytes() == child.to_bytes()             # resumed: trained already, on the same files
+
+    g.child_path.unlink()
+    g.plan.lr = 3e-3
+    moved = g.train()
+    assert (moved.w1 != parent.w1).any()
+    assert np.corrcoef(moved.w1.ravel(), parent.w1.ravel())[0, 1] > 0.9
