@@ -587,6 +587,21 @@ class _UciLike(Engine):
         """The ``go`` line for these clocks, in the dialect's units and keywords."""
         raise NotImplementedError
 
+    def analyse(self, fen: str, moves: list[str], depth: int | None = None, movetime: int | None = None,
+                timeout: float = 300.0) -> tuple[int | None, str]:
+        """A search of ``fen`` after ``moves`` to ``depth`` (``go depth``, UCI and UCCI alike) or for ``movetime``
+        ms (``go movetime``, UCI): (the last exact score, side to move's view, mates as
+        ``adjudication.MATE_CP``; the best move, or RESIGN).  A referee's judgement; EngineHung when no best move
+        comes within ``timeout`` seconds."""
+        self.sync()
+        self.send(self._position(fen, moves))
+        self.send(f"go depth {depth}" if depth else f"go movetime {movetime}")
+        self.last_score = None
+        got = self.read_move(time.monotonic() + timeout + (movetime or 0) / 1000)
+        if got is None:
+            raise EngineHung(f"{self.spec.label}: no bestmove within {timeout:g} s of go depth {depth}")
+        return self.last_score, got[1]
+
     def read_move(self, deadline: float):
         while (got := self._next_words(deadline)) is not None:
             t, line, words = got
