@@ -7,7 +7,8 @@ see them.
 
 For each of the player's moves, the drop is its expected score before the move less its expected score after it
 (the logistic of the referee's centipawns, 400 cp: 1 to 0.83, the same curve everywhere).  Per game: the moves
-that dropped most, each with its ply, the game's phase (the evaluation's own phase weights: 16 at the start of
+that dropped most among those the referee would not have played (the drop of a move it would have played too
+is its own horizon), each with its ply, the game's phase (the evaluation's own phase weights: 16 at the start of
 xiangqi, 24 of chess) and the material of both sides in pawns; and the ply from which the referee held the game
 lost (an expected score below 0.2 to the end).
 
@@ -179,7 +180,9 @@ def report(pgn: Path, referee: str, game: str, player: str, depth: int, listed: 
             print(head + (f", lost from ply {lost_from}" if lost_from else ""))
             if lost_from:
                 lost_at.append(lost_from)
-            rows.sort(key=lambda m: -m.drop)
+            # a move the referee would have played too is not the player's error: its drop is the referee's
+            # horizon (a deeper look from the other side), so only the other moves are ranked
+            rows = sorted((m for m in rows if m.played != m.best), key=lambda m: -m.drop)
             for m in rows[:listed]:
                 print(f"  {m}")
             if rows:
