@@ -127,3 +127,21 @@ def test_a_child_trains_from_its_parents_weights_and_names_it(tmp_path):
     moved = g.train()
     assert (moved.w1 != parent.w1).any()
     assert np.corrcoef(moved.w1.ravel(), parent.w1.ravel())[0, 1] > 0.9
+
+
+def test_a_child_no_better_on_the_held_out_games_is_not_played(tmp_path):
+    """The SPRT is hours on 2 cores: a child whose held-out loss is not below its parent's is not played (the
+    verdict says so and no SPRT row is written), unless forced."""
+    parent_path = tmp_path / "parent.nnue"
+    tiny_network().save(parent_path)
+    lines = []
+    g = Generation(XIANGQI, tmp_path, Plan(), parent_path=parent_path, log=lines.append)
+    child = tiny_network(seed=7)
+    child.provenance = {"generation": 1, "held_out_loss_quantized": 0.0230,
+                        "parent": {"crc32": g.parent_crc, "held_out_loss_quantized": 0.0229}}
+    g.judge = lambda net: pytest.fail("no SPRT for a child no better than its parent")
+    assert g.conclude(child) == {"verdict": "not played"}
+    assert "no SPRT" in lines[-1]
+    g.plan.force = True
+    g.judge = lambda net: {"verdict": "H0"}
+    assert g.conclude(child) == {"verdict": "H0"}

@@ -344,6 +344,8 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
 @click.option("--workers", type=click.IntRange(1, 256), default=Plan.workers, show_default=True,
               help="Self-play processes.")
 @click.option("--cluster", default=None, help="Play the self-play games as Ray tasks (see shuai match --cluster).")
+@click.option("--force", is_flag=True, help="Play the SPRT even if the child fits the held-out games no better "
+              "than its parent.")
 @click.option("--stop-after", type=click.Choice(["play", "train"]), default=None,
               help="Stop after this step (the same command goes on later).")
 def generation(game, data_dir, parent, stop_after, **plan):

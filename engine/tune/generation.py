@@ -62,6 +62,7 @@ class Plan:
     concurrency: int = 2
     workers: int = 2
     cluster: str | None = None
+    force: bool = False             # play the SPRT even when the child's held-out loss is not below the parent's
 
 
 @dataclass
@@ -211,10 +212,17 @@ class Generation:
                  f"  git commit -m 'Network generation {p['generation']} ({self.game.name})'")
 
     def conclude(self, child: Network) -> dict:
-        """The child judged against its parent, and kept with H1; the SPRT's row."""
+        """The child judged against its parent, and kept with H1; the SPRT's row.  A child that fits the parent's
+        newest games no better than the parent does is not played (``plan.force`` plays it anyway): on 2 cores
+        an SPRT is hours, and such a child has learnt nothing the games could show."""
         p = child.provenance
+        before = p["parent"].get("held_out_loss_quantized")
         self.log(f"child {crc_of(child.to_bytes())}: held-out loss {p['held_out_loss_quantized']} "
-                 f"(the parent's on the same positions: {p['parent'].get('held_out_loss_quantized', '-')})")
+                 f"(the parent's on the same positions: {before if before is not None else '-'})")
+        if before is not None and p["held_out_loss_quantized"] >= before and not self.plan.force:
+            self.log("no SPRT: the child fits the parent's newest games no better than the parent; play more "
+                     "(a larger --positions) and train again, or --force")
+            return {"verdict": "not played"}
         row = self.judge(child)
         if row["verdict"] == "H1":
             self.keep(child, row)
