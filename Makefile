@@ -144,7 +144,7 @@ nnue-train: setup $(NNUE_STAMP)
 # $(SHUAI_SELFPLAY) or ~/.cache/shuai/selfplay (outside the work tree: it survives a fresh clone), its child trains
 # from its weights, an SPRT against it decides, and with H1 the child becomes engine/$(GAME)/network.nnue.
 # Resumable: the same command goes on after an interruption. CLUSTER=auto|HOST:PORT plays the games on Ray.
-POSITIONS ?= 1000000
+POSITIONS ?= 3000000
 .PHONY: nnue-generation
 nnue-generation: setup $(NNUE_STAMP)
 	$(BIN)/python -m engine.tune generation --game $(GAME) --positions $(POSITIONS) $(if $(CLUSTER),--cluster $(CLUSTER))

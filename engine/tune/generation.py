@@ -50,11 +50,12 @@ def data_root() -> Path:
 @dataclass
 class Plan:
     """What a generation does: how much it plays, how it trains, how it is judged."""
-    positions: int = 1_000_000      # the parent's own new positions (about 75 minutes on 2 quiet cores)
+    positions: int = 3_000_000      # the parent's own new positions: more than the 2.5 M its parent learnt from
+                                    # (about 2.6 hours on 2 quiet cores); on fewer, no child beat its parent
     games_per_file: int = 1000      # a file a seed: an interruption loses at most one file's games
     replay: int = 2_000_000         # older positions trained on too, the newest first
-    epochs: int = 4
-    lr: float = 5e-4                # a child starts near its optimum: half the first network's rate
+    epochs: int = 2                 # a child starts near its optimum: few epochs at a tenth of the first
+    lr: float = 1e-4                # network's rate overfit least (docs/tuning-and-network.md, Generations)
     tc: str = "2+0.02"
     elo0: float = 0.0
     elo1: float = 10.0
