@@ -40,6 +40,17 @@ def tiny_network(game=XIANGQI, hidden=16, seed=5, generation=None) -> Network:
     return net
 
 
+def test_a_network_is_named_by_the_checksum_its_file_stores():
+    """The CRC-32 of a whole network file is one constant (data followed by its own CRC always give the same):
+    the name is the CRC the file ends with, different for different weights."""
+    import struct
+    import zlib
+    a, b = tiny_network(seed=1).to_bytes(), tiny_network(seed=2).to_bytes()
+    assert zlib.crc32(a) == zlib.crc32(b)                       # why the whole file cannot be the name
+    assert nd.crc_of(a) != nd.crc_of(b)
+    assert nd.crc_of(a) == f"{struct.unpack('<I', a[-4:])[0]:08x}"
+
+
 def test_a_child_refuses_a_parent_it_cannot_descend_from(tmp_path):
     parent = tiny_network(hidden=16)
     check_parent(parent, XIANGQI, Settings(hidden=16, factorize=False))          # its own architecture: fine
@@ -145,3 +156,42 @@ def test_a_child_no_better_on_the_held_out_games_is_not_played(tmp_path):
     g.plan.force = True
     g.judge = lambda net: {"verdict": "H0"}
     assert g.conclude(child) == {"verdict": "H0"}
+
+
+def test_an_interrupted_sprt_goes_on_from_its_transcript(tmp_path, monkeypatch):
+    """The generation's SPRT keeps its transcript beside the data; run again, it resumes from it with the games
+    left of its cap, and once the cap is spent it says so instead of playing again."""
+    from engine.match import sprt as S
+    parent_path = tmp_path / "parent.nnue"
+    tiny_network().save(parent_path)
+    lines = []
+    g = Generation(XIANGQI, tmp_path, Plan(sprt_games=100), parent_path=parent_path, log=lines.append)
+    g.folder.mkdir(parents=True)
+    child = tiny_network(seed=8, generation=2)
+    seen = {}
+
+    def fake_play(args, transcript):
+        seen["args"], seen["transcript"] = args, transcript
+        return ("Score of new vs base: 30 - 10 - 40  [0.625] 80\n"
+                "SPRT (elo0=0 elo1=10 alpha=0.05 beta=0.05): LLR 2.96 (bounds -2.94, 2.94): H1 accepted\n")
+
+    monkeypatch.setattr(S, "working_tree_commit", lambda: "abc1234")
+    monkeypatch.setattr(S, "make_copy", lambda copy: None)
+    monkeypatch.setattr(S, "play", fake_play)
+    monkeypatch.setattr(S, "append_row", lambda row, *a, **k: seen.setdefault("rows", []).append(row))
+    name = f"xiangqi-generation-2-{nd.crc_of(child.to_bytes())}"
+    (g.folder / f"{name}.txt").write_text(
+        "Score of new vs base: 20 - 5 - 15  [0.625] 40  Elo +89 +/- 80  LLR 1.50 [-2.94, 2.94]\n")
+    row = g.judge(child)
+    args = seen["args"]
+    assert seen["transcript"] == g.folder / f"{name}.txt"
+    assert args[args.index("--resume") + 1] == "20,15,5" and args[args.index("--games") + 1] == "60"
+    assert "goes on after 40 games" in lines[-1]
+    assert (row["wins"], row["draws"], row["losses"], row["verdict"]) == (30, 40, 10, "H1")
+    assert g.judge(child) == row and len(seen["rows"]) == 1        # the verdict is kept: not played again
+
+    other = tiny_network(seed=9, generation=2)
+    (g.folder / f"xiangqi-generation-2-{nd.crc_of(other.to_bytes())}.txt").write_text(
+        "Score of new vs base: 40 - 20 - 40  [0.600] 100\n")
+    with pytest.raises(ValueError, match="holds 100 games of the most 100 but no verdict"):
+        g.judge(other)

@@ -77,3 +77,20 @@ def test_the_table_gets_its_header_once(tmp_path):
     assert lines[0].split("\t") == list(sprt.COLUMNS) and len(lines) == 3
     assert all(len(line.split("\t")) == len(sprt.COLUMNS) for line in lines)
     assert Path(sprt.RESULTS).relative_to(sprt.ROOT) == Path("docs/results/sprt.tsv")
+
+
+def test_an_interrupted_match_goes_on_from_its_transcript(tmp_path):
+    """The summary's 'Resume with' line when the runner wrote one; else (killed outright) the last running score,
+    in --resume's order W,D,L; nothing for a missing transcript or one with no game scored."""
+    transcript = tmp_path / "t.txt"
+    assert sprt.resume_point(transcript) == ""
+    transcript.write_text("SPRT (xiangqi) a vs b\nGame 1/40: new vs base: 1-0 {mate}\n")
+    assert sprt.resume_point(transcript) == ""
+    transcript.write_text("Game 2/40: ...\n"
+                          "Score of new-a vs base-b: 1 - 0 - 1  [0.750] 2  Elo +191 +/- 400  LLR 0.10 [-2.94, 2.94]\n"
+                          "Game 3/40: ...\n"
+                          "Score of new-a vs base-b: 1 - 1 - 1  [0.500] 3  Elo +0 +/- 400  LLR 0.00 [-2.94, 2.94]\n"
+                          "Game 4/40: new-a vs base-b: 1-0 {mate}\n")
+    assert sprt.resume_point(transcript) == "1,1,1"
+    transcript.write_text(SUMMARY)
+    assert sprt.resume_point(transcript) == "68,21,48/1,4,25,23,15"

@@ -102,14 +102,40 @@ def outcome(summary: str) -> tuple[int, int, int, float, str]:
     wins = draws = losses = 0
     llr, verdict = float("nan"), "undecided"
     for line in summary.splitlines():
-        if line.startswith("Score of "):              # "Score of A vs B: W - L - D  [score] N"
-            counts = line.rsplit(": ", 1)[1].split("[")[0].split(" - ")
-            wins, losses, draws = (int(c) for c in counts)
+        if line.startswith("Score of "):
+            wins, draws, losses = _score(line)
         elif line.startswith("SPRT ("):               # "SPRT (...): LLR x (bounds a, b): H1 accepted"
             llr = float(line.split(" LLR ", 1)[1].split()[0])
             verdict = line.rsplit(": ", 1)[1].split()[0]
             verdict = verdict if verdict in ("H1", "H0") else "undecided"
     return wins, draws, losses, llr, verdict
+
+
+def _score(line: str) -> tuple[int, int, int]:
+    """(wins, draws, losses) of a runner's "Score of A vs B: W - L - D  [score] N" line."""
+    wins, losses, draws = (int(c) for c in line.rsplit(": ", 1)[1].split("[")[0].split(" - "))
+    return wins, draws, losses
+
+
+def resume_point(transcript: Path) -> str:
+    """Where an interrupted match of the same pair goes on (``--resume``'s argument), read from its transcript:
+    the summary's 'Resume with' line if the runner wrote one, else its last running score (a run killed outright
+    leaves no summary; its opening pairs are then unknown and the test goes on from the games alone); "" when
+    there is no transcript or no game was scored."""
+    try:
+        lines = transcript.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    point = ""
+    for line in lines:
+        if line.startswith("Resume with --resume "):
+            return line.split()[-1]
+        if line.startswith("Score of "):
+            try:
+                point = ",".join(map(str, _score(line)))
+            except (ValueError, IndexError):
+                continue
+    return point
 
 
 def sprt_row(new: str, base: str, settings: dict, summary: str, note: str = "", date: str = None) -> dict:

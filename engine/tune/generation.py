@@ -181,11 +181,19 @@ class Generation:
         new = f"proto=uci option.EvalFile={self.child_path.resolve()}"
         base = (f"proto=uci option.EvalFile={Path(self.parent_path).resolve()}" if self.parent
                 else "proto=uci 'option.Use NNUE=false'")
-        settings = dict(tc=self.plan.tc, elo0=self.plan.elo0, elo1=self.plan.elo1, games=self.plan.sprt_games,
-                        concurrency=self.plan.concurrency, game=self.game.name, new_options=new,
-                        base_options=base, resume="")
         name = f"{self.game.name}-generation-{child.provenance['generation']}-{crc_of(child.to_bytes())}"
-        summary = S.play(S.match_arguments(copy, copy, settings, out, name), out / f"{name}.txt")
+        transcript = self.folder / f"{name}.txt"      # beside the data: an interrupted SPRT goes on from it
+        resume = S.resume_point(transcript)
+        played = sum(map(int, resume.split("/")[0].split(","))) if resume else 0
+        if played >= self.plan.sprt_games:
+            raise ValueError(f"{transcript} holds {played:,} games of the most {self.plan.sprt_games:,} but no "
+                             f"verdict: the SPRT stopped undecided (raise --sprt-games to go on)")
+        if resume:
+            self.log(f"the SPRT goes on after {played:,} games (--resume {resume}, from {transcript})")
+        settings = dict(tc=self.plan.tc, elo0=self.plan.elo0, elo1=self.plan.elo1,
+                        games=self.plan.sprt_games - played, concurrency=self.plan.concurrency, game=self.game.name,
+                        new_options=new, base_options=base, resume=resume)
+        summary = S.play(S.match_arguments(copy, copy, settings, out, name), transcript)
         row = S.sprt_row(commit, commit, settings, summary,
                          f"network generation {child.provenance['generation']} ({crc_of(child.to_bytes())}) "
                          f"against its parent ({self.parent_crc})")

@@ -111,8 +111,10 @@ def player(network_path, game) -> tuple[bytes, dict]:
 
 
 def crc_of(blob: bytes) -> str:
-    """A network's name in data and provenance: the CRC-32 of its file, in hex."""
-    return f"{zlib.crc32(blob):08x}"
+    """A network's name in data and provenance: the CRC-32 of its file less the last 4 bytes, in hex (the file
+    ends with that CRC; the CRC-32 of any data followed by its own CRC is one constant, the same for every
+    network)."""
+    return f"{zlib.crc32(blob[:-4]):08x}"
 
 
 def write_positions(path, game, chunks, provenance: dict) -> int:
