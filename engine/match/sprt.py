@@ -169,6 +169,7 @@ def play(args: list[str], transcript: Path) -> str:
             sys.stdout.write(line)
             sys.stdout.flush()
             kept.write(line)
+            kept.flush()                # what an interrupted run leaves is where it goes on (resume_point)
             lines.append(line)
     if runner.returncode:           # interrupted (130) or failed: no verdict to record
         raise click.ClickException(f"the match runner stopped with status {runner.returncode}, no row written; "
