@@ -1,6 +1,8 @@
 """A generation of the evaluation network (engine.tune.generation): its child starts from the parent's weights,
 refuses a parent it cannot descend from, names its parent, and the data folder is read as the generation plans.
 The training itself needs PyTorch (the optional extra ``nnue``): that test is skipped where it is missing."""
+import os
+
 import numpy as np
 import pytest
 
@@ -86,9 +88,14 @@ def test_the_data_folder_is_read_as_the_generation_plans(tmp_path):
     assert [f.seed for f in g.own_files()] == [9]
     assert [f.seed for f in g.replay_files()] == [2, 3]         # 30 + 30 reach the 50 wanted, newest first
     assert g.next_seed() == 13
+    stale, live = g.folder / "seed13.bin.tmp99999999.x1", g.folder / f"seed13.bin.tmp{os.getpid()}.x2"
+    stale.write_bytes(b"cut off")
+    live.write_bytes(b"being written")
     g.plan.positions = 20                                       # enough of the parent's own already: plays nothing
     g.play()
     assert g.next_seed() == 13
+    assert not stale.exists() and live.exists()                 # a killed writer's file goes, a running one's stays
+    assert lines[-1] == "removed seed13.bin.tmp99999999.x1, a file whose self-play was cut off"
     assert Generation(XIANGQI, tmp_path, Plan(replay=0), parent_path=parent_path).replay_files() == []
 
 

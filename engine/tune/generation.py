@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files import atomic_writer
+from ..files import atomic_writer, remove_stale_temporaries
 from ..game import ROOT, Game
 from ..nnue.network import Network, load
 from .nnue_data import Positions, crc_of, generate, player, source_commit
@@ -133,6 +133,8 @@ class Generation:
     def play(self) -> None:
         """Self-play by the parent until its files hold ``plan.positions`` positions."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        for stale in remove_stale_temporaries(self.folder, "seed*.bin"):     # a sitting that ended mid-file
+            self.log(f"removed {stale.name}, a file whose self-play was cut off")
         blob, provenance = player(self.parent_path, self.game) if self.parent else (None, {})
         while (have := sum(f.positions for f in self.own_files())) < self.plan.positions:
             seed = self.next_seed()
