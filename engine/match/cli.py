@@ -111,7 +111,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         specs = [EngineSpec.parse(e) for e in engines]
         time_control = TimeControl.parse(tc)
         sprt_cfg = Sprt.parse(" ".join(sprt_words)) if sprt_words else None
-        carried, carried_pairs = _parse_resume(resume) if resume is not None else (None, None)
+        carried, carried_pairs = parse_resume(resume) if resume is not None else (None, None)
         draw = DrawRule.parse(draw_rule) if draw_rule is not None else None
         resign_by_score = ResignRule.parse(resign_rule) if resign_rule is not None else None
     except ValueError as e:
@@ -175,7 +175,7 @@ def match(engines, game, games, tc, openings, concurrency, pgn_path, sprt, max_p
         sys.exit(130)
 
 
-def _parse_resume(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+def parse_resume(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """``W,D,L`` (commas or spaces), three counts of games, optionally followed by ``/`` and the six counts of
     opening pairs by their two results (``PAIR_KINDS``); none negative, no more pairs of a result than games."""
     from .stats import PAIR_KINDS, unpaired

@@ -173,6 +173,7 @@ class Generation:
     def judge(self, child: Network) -> dict:
         """The SPRT of the child against the parent (or the verdict already in the folder)."""
         from ..match import sprt as S
+        from ..match.cli import parse_resume
         verdict_path = self.folder / f"sprt-{self.parent_crc}-{crc_of(child.to_bytes())}.json"
         if verdict_path.exists():
             return json.loads(verdict_path.read_text())
@@ -186,7 +187,7 @@ class Generation:
         name = f"{self.game.name}-generation-{child.provenance['generation']}-{crc_of(child.to_bytes())}"
         transcript = self.folder / f"{name}.txt"      # beside the data: an interrupted SPRT goes on from it
         resume = S.resume_point(transcript)
-        played = sum(map(int, resume.split("/")[0].split(","))) if resume else 0
+        played = sum(parse_resume(resume)[0]) if resume else 0
         if played >= self.plan.sprt_games:
             raise ValueError(f"{transcript} holds {played:,} games of the most {self.plan.sprt_games:,} but no "
                              f"verdict: the SPRT stopped undecided (raise --sprt-games to go on)")
