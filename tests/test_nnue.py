@@ -232,18 +232,20 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
 
 
 def test_the_games_own_network_loads_and_scores_sanely():
-    """The committed network (``engine/xiangqi/network.nnue``, generation 1: ``Use NNUE`` on by default, its SPRT
+    """The committed network (``engine/xiangqi/network.nnue``, generation 2: ``Use NNUE`` on by default, its SPRT
     against its parent passed): it loads, is within the issue's 2 MB, names its parent, the data and the training
-    it came from, fits its parent's newest games better than the parent did, and scores the start position near
-    equality and a rook up as a large advantage for either side."""
+    it came from (its parent's games after the replay buffer of the grandparent's), fits its parent's newest games
+    better than the parent did, and scores the start position near equality and a rook up as a large advantage
+    for either side."""
     from pathlib import Path
     path = Path(XIANGQI.default_network)
     net = load(path, XIANGQI)
     p = net.provenance
     assert path.stat().st_size <= 2 << 20 and net.hidden == 128
-    assert p["generation"] == 1 and p["parent"]["crc32"] == "f0c04351" and p["parent"]["generation"] == 0
-    assert [d["seed"] for d in p["data"]] == list(range(20, 37)) and p["positions"] > 2_000_000
-    assert p["held_out_loss_quantized"] < p["parent"]["held_out_loss_quantized"] < 0.0234
+    assert p["generation"] == 2 and p["parent"]["crc32"] == "3815f10c" and p["parent"]["generation"] == 1
+    assert [d["seed"] for d in p["data"]] == list(range(20, 54)) and p["new_positions"] > 2_000_000
+    assert p["positions"] > 4_000_000
+    assert p["held_out_loss_quantized"] < p["parent"]["held_out_loss_quantized"] < 0.0225
     start = XIANGQI.position()
     assert abs(reference_evaluate(net, start.board, start.side, XIANGQI)) < 100
     for fen in ("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",     # red a rook up
