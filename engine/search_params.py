@@ -11,10 +11,13 @@ The time manager's parameters (``TIME_PARAMS``, read by ``engine.timeman`` in Py
 here too, so that the same option sets them and the same tuner tunes them; what keeps the clock safe (the reserve,
 the hard limit's share of the clock) is not among them and stays in ``engine.timeman``.
 
-Where a default came from: the history, LMR, bonus and late-move-pruning numbers were Stockfish 10/11's (an idea
-with its published numbers, waiting for our own tuning); the pruning margins, the move-limit terms and the time
-manager's are ours, set by hand and kept by SPRT.  ``make spsa`` tunes them; the README lists each start and tuned
-value.
+Where a default came from: every number is ours, set by hand and kept by SPRT (the ideas are the literature's:
+history gravity, a quadratic cut-off bonus, log-log reductions, move-count pruning).  The history bounds, the
+bonus, the reduction divisor, the history's share in reductions and the move-count base are round numbers chosen
+for this search's history tables (a butterfly bound of 2^13, the continuation bound three times it, a bonus that
+reaches about 80% of the butterfly bound at the depth it stops growing); they replaced the Stockfish 10/11 numbers
+the search began with, which a project under MIT may not carry (their non-regression SPRTs in both games found no
+difference: docs/results/sprt.tsv, 2026-12-06).  ``make spsa`` tunes them.
 """
 from __future__ import annotations
 
@@ -34,17 +37,17 @@ class Param:
 
 PARAMS = (
     # History tables (gravity: entry += bonus - entry * |bonus| / LIMIT) and the bonus of a cut-off at depth d.
-    Param("HISTORY_LIMIT", 10692, 2000, 40000, 1000, "butterfly history bound"),
-    Param("CONT_HISTORY_LIMIT", 29952, 5000, 80000, 3000, "continuation history bound"),
-    Param("BONUS_MAX_DEPTH", 15, 6, 30, 2, "deeper cut-offs earn no more"),
-    Param("BONUS_QUADRATIC", 19, 0, 60, 4, "bonus = Q d^2 + L d + C"),
-    Param("BONUS_LINEAR", 155, 0, 500, 20, "bonus = Q d^2 + L d + C"),
-    Param("BONUS_CONSTANT", -132, -500, 300, 30, "bonus = Q d^2 + L d + C"),
+    Param("HISTORY_LIMIT", 8192, 2000, 40000, 1000, "butterfly history bound"),
+    Param("CONT_HISTORY_LIMIT", 24576, 5000, 80000, 3000, "continuation history bound"),
+    Param("BONUS_MAX_DEPTH", 16, 6, 30, 2, "deeper cut-offs earn no more"),
+    Param("BONUS_QUADRATIC", 16, 0, 60, 4, "bonus = Q d^2 + L d + C"),
+    Param("BONUS_LINEAR", 160, 0, 500, 20, "bonus = Q d^2 + L d + C"),
+    Param("BONUS_CONSTANT", -128, -500, 300, 30, "bonus = Q d^2 + L d + C"),
     # Late-move reductions: log d * log i / (LMR_DIVISOR / 100), adjusted by the quiet's history.
-    Param("LMR_DIVISOR", 195, 100, 400, 15, "reduction table divisor, in hundredths"),
+    Param("LMR_DIVISOR", 200, 100, 400, 15, "reduction table divisor, in hundredths"),
     Param("LMR_MIN_DEPTH", 3, 2, 6, 1, "no reductions below this depth"),
-    Param("STAT_OFFSET", 4000, -4000, 16000, 500, "history above this reduces less"),
-    Param("STAT_DIVISOR", 16384, 4000, 50000, 1500, "history per ply of reduction"),
+    Param("STAT_OFFSET", 4096, -4000, 16000, 500, "history above this reduces less"),
+    Param("STAT_DIVISOR", 12288, 4000, 50000, 1500, "history per ply of reduction"),
     # Pruning.
     Param("FUTILITY_DEPTH", 7, 2, 12, 1, "reverse futility below this depth"),
     Param("FUTILITY_MARGIN", 140, 40, 400, 15, "reverse futility margin per ply"),
@@ -56,7 +59,7 @@ PARAMS = (
     Param("NULL_EVAL_MAX", 3, 0, 6, 1, "at most this many such plies"),
     Param("IIR_DEPTH", 6, 3, 12, 1, "internal iterative reduction from this depth"),
     Param("LMP_DEPTH", 8, 3, 14, 1, "late-move pruning below this depth"),
-    Param("LMP_BASE", 5, 0, 14, 1, "late-move pruning after (B + d^2) / (2 - improving) quiets"),
+    Param("LMP_BASE", 4, 0, 14, 1, "late-move pruning after (B + d^2) / (2 - improving) quiets"),
     Param("PARENT_FUTILITY_DEPTH", 6, 2, 12, 1, "futility pruning of quiets below this reduced depth"),
     Param("PARENT_FUTILITY_BASE", 160, 30, 500, 20, "its margin: base ..."),
     Param("PARENT_FUTILITY_PER_PLY", 110, 30, 400, 15, "... plus this per ply"),
