@@ -1,5 +1,6 @@
 """shuai diagnose time-use: the time each engine of a match spent a move, read from the runner's engine traffic."""
 import pytest
+from click.testing import CliRunner
 
 from engine.tools import time_use
 
@@ -32,3 +33,12 @@ def test_time_use_reads_both_protocols_clocks_and_skips_untimed_moves(tmp_path):
                                             ("position fen 8/8/8/8/8/8/8/K1k5 b - - 0 1 moves c1d1 a1a2", "b")])
 def test_side_to_move_after_a_position_command(position, side):
     assert time_use.side_to_move(position) == side
+
+
+def test_time_use_rows_are_named_by_the_moves_they_hold(tmp_path):
+    log = tmp_path / "match.log"
+    log.write_text(LOG)
+    out = CliRunner().invoke(time_use.time_use, [str(log), "--bucket", "1"]).output.splitlines()
+    assert out[out.index(next(line for line in out if line.startswith("b:"))) + 1:][:2] == [
+        "    1-1   |      1 |   250.0   250.0 |  3.13",
+        "    2-2   |      1 |   300.0   300.0 | 10.00"]

@@ -72,11 +72,11 @@ def time_use(logs, bucket):
         least[name] = min(least[name], clock - used)
     for name in sorted(rows):
         print(f"{name}: moves | count | ms a move (mean, median) | share of the clock left (mean %)")
-        for bucket in sorted(rows[name]):
-            cell = rows[name][bucket]
+        for row in sorted(rows[name]):
+            cell = rows[name][row]
             used = [u for u, _ in cell]
             share = [100 * u / c for u, c in cell if c > 0]
-            print(f"  {bucket * bucket + 1:3d}-{(bucket + 1) * bucket:<3d} | {len(cell):6d} | "
+            print(f"  {row * bucket + 1:3d}-{(row + 1) * bucket:<3d} | {len(cell):6d} | "
                   f"{statistics.mean(used):7.1f} {statistics.median(used):7.1f} | "
                   f"{statistics.mean(share) if share else 0:5.2f}")
         share, used, clock = worst[name]
