@@ -39,6 +39,7 @@ def test_time_use_rows_are_named_by_the_moves_they_hold(tmp_path):
     log = tmp_path / "match.log"
     log.write_text(LOG)
     out = CliRunner().invoke(time_use.time_use, [str(log), "--bucket", "1"]).output.splitlines()
-    assert out[out.index(next(line for line in out if line.startswith("b:"))) + 1:][:2] == [
+    b = next(i for i, line in enumerate(out) if line.startswith("b:"))
+    assert out[b + 1:b + 3] == [
         "    1-1   |      1 |   250.0   250.0 |  3.13",
         "    2-2   |      1 |   300.0   300.0 | 10.00"]
