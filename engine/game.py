@@ -50,6 +50,9 @@ class Game:
         self.squares = c.NSQ                # square = rank * files + file; rank 0 is the first side's back rank
         self.kinds = c.KINDS                 # piece kinds 1..kinds; code = colour * black_bit + kind
         self.black_bit = c.BLACK_BIT
+        self.king = c.KING                  # the king's (general's) kind
+        self.net_king_buckets = c.NET_KING_BUCKETS  # square, as its own side sees it -> the network's king bucket
+        self.net_buckets = max(c.NET_KING_BUCKETS) + 1     # a network has one block of inputs or this many
         self.side_names = c.SIDE_NAMES      # ("red", "black") / ("white", "black"): the first moves first
         self.stalemate_draws = c.STALEMATE_DRAWS    # no legal move outside check: a draw (chess), or a loss
         self.move_limit = c.MOVE_LIMIT_PLIES        # plies without a capture (chess: nor a pawn move): a draw

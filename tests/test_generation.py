@@ -56,7 +56,7 @@ def test_a_network_is_named_by_the_checksum_its_file_stores():
 def test_a_child_refuses_a_parent_it_cannot_descend_from(tmp_path):
     parent = tiny_network(hidden=16)
     check_parent(parent, XIANGQI, Settings(hidden=16, factorize=False))          # its own architecture: fine
-    with pytest.raises(ValueError, match="16 hidden units, not 32"):
+    with pytest.raises(ValueError, match=r"16 hidden units in 1 king bucket\(s\), not 32 in 1"):
         check_parent(parent, XIANGQI, Settings(hidden=32, factorize=False))
     with pytest.raises(ValueError, match="without factors"):
         check_parent(parent, XIANGQI, Settings(hidden=16, factorize=True))
@@ -202,3 +202,23 @@ def test_an_interrupted_sprt_goes_on_from_its_transcript(tmp_path, monkeypatch):
         "Score of new vs base: 40 - 20 - 40  [0.600] 100\n")
     with pytest.raises(ValueError, match="holds 100 games of the most 100 but no verdict"):
         g.judge(other)
+
+
+def test_a_child_with_king_buckets_starts_as_its_parent_of_one_bucket(tmp_path):
+    """Grown from a parent of one block of inputs, with a learning rate of almost nothing, the child has the
+    game's nine buckets and each is its parent's block, weight for weight: it starts as the same function, so
+    a generation stays continuous.  A parent of nine buckets is refused to a child of one."""
+    pytest.importorskip("torch")
+    parent_path = tmp_path / "parent.nnue"
+    parent = tiny_network(generation=2)
+    parent.save(parent_path)
+    g = Generation(XIANGQI, tmp_path, Plan(epochs=1, lr=1e-12, king_buckets=True), parent_path=parent_path,
+                   log=lambda line: None)
+    write_seed(tmp_path, 1, 200, g.parent_crc)
+    child = g.train()
+    assert child.buckets == 9 and child.w1.shape == (9 * parent.w1.shape[0], 16)
+    assert (child.w1.reshape(9, *parent.w1.shape) == parent.w1[None]).all() and (child.w2 == parent.w2).all()
+    p = child.provenance
+    assert p["generation"] == 3 and abs(p["held_out_loss_quantized"] - p["parent"]["held_out_loss_quantized"]) < 1e-4
+    with pytest.raises(ValueError, match=r"16 hidden units in 9 king bucket\(s\), not 16 in 1"):
+        check_parent(child, XIANGQI, Settings(hidden=16, factorize=False))

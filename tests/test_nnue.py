@@ -9,26 +9,33 @@ import pytest
 from engine.game import CHESS, XIANGQI
 from engine.move import move_from
 from engine.nnue import kernels as K
-from engine.nnue.features import feature, features_of, input_count, mirror_files
+from engine.layout import ST_KING
+from engine.nnue.features import bucket_offsets, feature, features_of, input_count, mirror_files
 from engine.nnue.network import HEADER, Network, NetworkError, load, parse, reference_evaluate
 from engine.tt import tt_probe
 
 
-def random_net(game, hidden=32, seed=1, spread=300):
+def random_net(game, hidden=32, seed=1, spread=300, buckets=1):
     """Weights wide enough that accumulators leave 0..QA both ways (the clip matters) and sums wrap nowhere."""
     rng = np.random.default_rng(seed)
-    inputs = input_count(game.squares, game.kinds)
+    inputs = input_count(game.squares, game.kinds, buckets)
     return Network(game.name, rng.integers(-spread, spread, (inputs, hidden)).astype(np.int16),
                    rng.integers(-200, 400, hidden).astype(np.int16),
                    rng.integers(-3000, 3000, 2 * hidden).astype(np.int16), int(rng.integers(-10 ** 8, 10 ** 8)),
-                   {"test": True})
+                   {"test": True}, game.net_king_buckets if buckets > 1 else None)
 
 
-@pytest.mark.parametrize("game", [XIANGQI, CHESS], ids=lambda g: g.name)
-def test_kernels_equal_the_reference_on_random_games(game):
+GAME_BUCKETS = [(XIANGQI, 1), (XIANGQI, 9), (CHESS, 1)]     # each game's networks: one bucket, or the game's map's
+
+
+
+
+@pytest.mark.parametrize("game,buckets", GAME_BUCKETS, ids=lambda c: getattr(c, "name", str(c)))
+def test_kernels_equal_the_reference_on_random_games(game, buckets):
     """2,000 positions of 100 random games a game, the accumulators built afresh: the compiled score is the
     reference's, to the unit."""
-    net = random_net(game)
+    net = random_net(game, buckets=buckets)
+    assert net.buckets == buckets
     args = K.thread_net(net.arrays(), game.position().hist.shape[0])
     rng = np.random.default_rng(7)
     scores = set()
@@ -39,7 +46,7 @@ def test_kernels_equal_the_reference_on_random_games(game):
             if not moves:
                 break
             pos.push(moves[rng.integers(len(moves))])
-            got = K.evaluate_fresh(pos.board, pos.side, pos.ply, args, game.files, game.ranks, game.kinds)
+            got = K.evaluate_fresh(pos.board, pos.st, pos.ply, args, game.files, game.ranks, game.kinds)
             assert got == reference_evaluate(net, pos.board, pos.side, game)
             scores.add(got)
     assert len(scores) > 250                    # the positions differ, and so do their scores
@@ -50,17 +57,18 @@ CHESS_SPECIALS = ["r3k2r/pppq1ppp/2n2n2/3pp3/1b1PP1b1/2N2N2/PPPQ1PPP/R3KB1R w KQ
                   "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "4k3/8/8/8/2pP4/8/8/4K3 b - d3 0 1"]  # en passant
 
 
-@pytest.mark.parametrize("game", [XIANGQI, CHESS], ids=lambda g: g.name)
-def test_incremental_accumulators_equal_the_reference_along_random_walks(game):
+@pytest.mark.parametrize("game,buckets", GAME_BUCKETS, ids=lambda c: getattr(c, "name", str(c)))
+def test_incremental_accumulators_equal_the_reference_along_random_walks(game, buckets):
     """The search's evaluation (the game's ``net_evaluate``): walks of moves forward and back, as a search
     goes, 3,000 evaluations a game -- most of them updated from the parent's accumulators, the others
-    refreshed -- each equal to the reference's score of the position."""
-    net = random_net(game, seed=4)
+    refreshed (and, with king buckets, a king's move to another bucket refreshes its side) -- each equal to the
+    reference's score of the position."""
+    net = random_net(game, seed=4, buckets=buckets)
     kernels = game.kernels()
     args = K.thread_net(net.arrays(), game.position().hist.shape[0])
     rng = np.random.default_rng(11)
     starts = [None] + (CHESS_SPECIALS if game is CHESS else [])
-    updated = evaluated = 0
+    updated = evaluated = king_refreshes = 0
     special = {"castling": 0, "en passant": 0, "promotion": 0}
     for walk in range(30):
         pos = game.position(starts[walk % len(starts)])
@@ -81,11 +89,14 @@ def test_incremental_accumulators_equal_the_reference_along_random_walks(game):
             elif depth > 0:
                 pos.pop()
                 depth -= 1
-            updated += bool(K.parent_valid(args, pos.keys, pos.ply))
+            parent_valid = bool(K.parent_valid(args, pos.keys, pos.ply))
+            updated += parent_valid
             got = kernels.net_evaluate(pos.board, pos.st, pos.hist, pos.keys, args)
+            king_refreshes += parent_valid and (args[7][pos.ply] != args[7][pos.ply - 1]).any()
             assert got == reference_evaluate(net, pos.board, pos.side, game), pos.fen()
             evaluated += 1
     assert evaluated == 3000 and updated > evaluated // 2
+    assert (king_refreshes > 20) == (buckets > 1), king_refreshes
     assert game is XIANGQI or min(special.values()) > 0, special
 
 
@@ -99,11 +110,22 @@ def test_features_are_one_rule_for_both_views():
         assert red.min() >= 0 and red.max() < input_count(game.squares, game.kinds)
         for sq in np.flatnonzero(board):
             for viewer in (0, 1):
-                assert feature(board[sq], sq, viewer, game.files, game.ranks, game.kinds) in (red if viewer == 0
-                                                                                            else black)
+                assert feature(board[sq], sq, viewer, 0, game.files, game.ranks, game.kinds) in (
+                    red if viewer == 0 else black)
     b = XIANGQI.position("4k4/9/9/9/9/9/9/9/2R6/3K5 w - - 0 1").board[:90]
     m = mirror_files(b[None, :], 9)[0]
     assert m[1 * 9 + 6] == b[1 * 9 + 2] and m[3] == b[5] and m[4] == b[4]
+
+
+def test_king_buckets_are_the_palace_squares_as_each_side_sees_them():
+    """A network of nine buckets: each general's square, seen by its own side, picks a block of 1,260 inputs --
+    Red's general on d0 the first (rank 0, file d), Black's on f8 (its own rank 1, file f) the sixth; a network
+    of one bucket has only the first."""
+    block = input_count(XIANGQI.squares, XIANGQI.kinds)
+    offsets = random_net(XIANGQI, hidden=16, buckets=9).king_offsets()
+    pos = XIANGQI.position("9/5k3/9/9/9/9/9/9/9/3K5 w - - 0 1")
+    assert [int(bucket_offsets(pos.st[ST_KING + v], v, offsets, 9, 10)) // block for v in (0, 1)] == [0, 5]
+    assert sorted(set(offsets // block)) == list(range(9)) and (random_net(XIANGQI, hidden=16).king_offsets() == 0).all()
 
 
 def test_network_file_round_trip_and_hostile_files(tmp_path):
@@ -113,6 +135,12 @@ def test_network_file_round_trip_and_hostile_files(tmp_path):
     back = load(path, XIANGQI)
     assert back.provenance == {"test": True} and back.b2 == net.b2
     assert all((a == b).all() for a, b in zip(back.arrays()[:3], net.arrays()[:3]))
+    bucketed = random_net(XIANGQI, hidden=16, buckets=9)
+    bucketed.save(tmp_path / "b.nnue")
+    assert load(tmp_path / "b.nnue", XIANGQI).buckets == 9
+    random_net(CHESS, hidden=16, buckets=9).save(tmp_path / "c.nnue")            # chess has no buckets, as yet
+    with pytest.raises(NetworkError, match="architecture 6912 inputs"):
+        load(tmp_path / "c.nnue", CHESS)
     blob = path.read_bytes()
 
     def refused(data, expected, game=XIANGQI):
@@ -133,8 +161,8 @@ def test_network_file_round_trip_and_hostile_files(tmp_path):
     refused(blob[:mid] + bytes([blob[mid] ^ 1]) + blob[mid + 1:], "bad checksum")
     refused(blob, "for 'xiangqi', not chess", game=CHESS)
     header = list(HEADER.unpack_from(blob))
-    for i, value, expected in ((1, 2, "format version 2"), (4, 1261, "architecture"), (5, 24, "architecture"),
-                               (6, 256, "architecture")):
+    for i, value, expected in ((1, 2, "format version 2"), (4, 1261, "architecture"), (4, 3 * 1260, "1260 or 11340"),
+                               (5, 24, "architecture"), (6, 256, "architecture")):
         changed = header.copy()
         changed[i] = value
         refused(resealed(HEADER.pack(*changed) + blob[HEADER.size:-4]), expected)
@@ -190,10 +218,11 @@ def test_an_evaluation_beyond_the_scale_is_clamped_and_the_search_ends():
         assert result.best in pos.legal_move_names() and abs(result.info.score) <= MATE_BOUND
 
 
-def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_path):
-    """The trainer (PyTorch, the optional extra ``nnue``: skipped where it is not installed) on 300 positions:
-    the loss falls over the epochs, the quantized network (factor rows folded in) scores as the float one did, and
-    the network it writes loads, with its provenance,
+@pytest.mark.parametrize("king_buckets", [False, True], ids=["one-block", "king-buckets"])
+def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_path, king_buckets):
+    """The trainer (PyTorch, the optional extra ``nnue``: skipped where it is not installed) on 300 positions, with
+    one block of inputs or the king buckets: the loss falls over the epochs, the quantized network (factor and
+    shared rows folded in) scores as the float one did, and the network it writes loads, with its provenance,
     and scores the held-out positions about as the float network did."""
     pytest.importorskip("torch")
     from click.testing import CliRunner
@@ -213,7 +242,9 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
     data = tmp_path / "d.bin"
     nd.write_positions(data, XIANGQI, [nd.records_of(rows, XIANGQI)], {"seed": 3})
     positions = [nd.Positions(data)]
-    net, stats = train(positions, Settings(hidden=16, epochs=30, batch=64, lr=3e-3), log=lambda line: None)
+    net, stats = train(positions, Settings(hidden=16, epochs=30, batch=64, lr=3e-3, king_buckets=king_buckets),
+                       log=lambda line: None)
+    assert net.buckets == (9 if king_buckets else 1)
     first, last = stats["history"][0][0], stats["history"][-1][0]
     assert last < 0.8 * first                   # the training loss (300 positions: the held-out one overfits)
     assert abs(held_out_loss_of(net, positions, stats["k"], 0.5, 0.1) - stats["validation_loss"]) < 0.01
@@ -224,10 +255,10 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
     assert held_out_loss_of(net, positions, stats["k"], 0.5, 1.0, batch=7) == everywhere   # batches change nothing
     out = tmp_path / "n.nnue"
     r = CliRunner().invoke(main, ["nnue-train", "--data", str(data), "--out", str(out), "--hidden", "16",
-                                  "--epochs", "2", "--batch", "64"])
+                                  "--epochs", "2", "--batch", "64"] + ["--king-buckets"] * king_buckets)
     assert r.exit_code == 0, r.output
     loaded = load(out, XIANGQI)
-    assert loaded.hidden == 16 and loaded.provenance["data"][0]["seed"] == 3
+    assert loaded.hidden == 16 and loaded.buckets == net.buckets and loaded.provenance["data"][0]["seed"] == 3
     assert loaded.provenance["positions"] == len(rows) and "held_out_loss" in loaded.provenance
 
 

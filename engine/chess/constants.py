@@ -73,3 +73,6 @@ SESSION = "engine.play.chess_session:ChessSession"
 REFEREE = "engine.match.referee:ChessReferee"
 PGN = "engine.match.chess_pgn"
 OPENINGS = "openings.epd"
+
+# The network's king buckets (engine.nnue.features): one, as yet (no chess network has been trained with more).
+NET_KING_BUCKETS = (0,) * NSQ

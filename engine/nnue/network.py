@@ -1,7 +1,8 @@
 """The network file and the reference arithmetic.
 
 Architecture ("perspective SCReLU"): for each side ``v``, an accumulator ``acc_v = b1 + sum of w1[f]`` over the
-active inputs ``f`` of the position as ``v`` sees it (:mod:`engine.nnue.features`), ``hidden`` int16 values;
+active inputs ``f`` of the position as ``v`` sees it (:mod:`engine.nnue.features`: one block of inputs, or one
+per king bucket of the game, picked by where ``v``'s king stands), ``hidden`` int16 values;
 then ``a_v = clamp(acc_v, 0, QA)**2`` and the score for the side to move ``s``, in the engine's centipawns::
 
     score = (a_s . w2[:hidden] + a_(1-s) . w2[hidden:] + b2) // (QA * QA * QB)      (floor division)
@@ -13,8 +14,9 @@ File (little-endian)::
     w1 int16[inputs, hidden], b1 int16[hidden], w2 int16[2 * hidden], b2 int32, u32 CRC-32 of all before it
 
 A file is checked whole before any of it is used: magic, version, the game (a network is one game's), the input
-count (the game's), the hidden size (``MIN_HIDDEN``..``MAX_HIDDEN``, a multiple of 16), the quantization, the
-exact size and the checksum.  Anything else is one ``NetworkError`` line naming the file.
+count (the game's one block, or one per king bucket of its map), the hidden size (``MIN_HIDDEN``..``MAX_HIDDEN``,
+a multiple of 16), the quantization, the exact size and the checksum.  Anything else is one ``NetworkError``
+line naming the file.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ import numpy as np
 
 from ..files import UnreadableFile, atomic_writer, clip, read_bytes
 from ..scores import EVAL_LIMIT
-from .features import features_of, input_count
+from .features import bucket_offsets, features_of, input_count, king_offsets
 
 MAGIC = b"SHUAINET"
 FORMAT_VERSION = 1
@@ -53,18 +55,29 @@ class Network:
     w2: np.ndarray                  # int16 [2 * hidden]: the side to move's half first
     b2: int                         # at the scale OUTPUT_DIVISOR
     provenance: dict = field(default_factory=dict)
+    king_buckets: tuple | None = None   # the game's king bucket map, for a network of a block of inputs a bucket
     _arrays: tuple = field(default=None, repr=False, compare=False)
 
     @property
     def hidden(self) -> int:
         return self.b1.shape[0]
 
+    @property
+    def buckets(self) -> int:
+        """King buckets: 1, or as many as the game's map names."""
+        return 1 if self.king_buckets is None else max(self.king_buckets) + 1
+
+    def king_offsets(self) -> np.ndarray:
+        """The first input of the bucket of a king on each square, as its own side sees it (``features``)."""
+        return king_offsets(self.king_buckets, self.w1.shape[0] // self.buckets)
+
     def arrays(self):
-        """(w1 with a row of zeros appended -- the input "none" --, b1, w2, b2 as int64[1]): the weights as the
-        kernels take them (``engine.nnue.kernels``); made once per network and shared by the threads."""
+        """(w1 with a row of zeros appended -- the input "none" --, b1, w2, b2 as int64[1], ``king_offsets``): the
+        weights as the kernels take them (``engine.nnue.kernels``); made once per network and shared by the
+        threads."""
         if self._arrays is None:
             w1 = np.vstack([self.w1, np.zeros((1, self.hidden), np.int16)])
-            self._arrays = (w1, self.b1, self.w2, np.array([self.b2], np.int64))
+            self._arrays = (w1, self.b1, self.w2, np.array([self.b2], np.int64), self.king_offsets())
         return self._arrays
 
     def to_bytes(self) -> bytes:
@@ -101,11 +114,12 @@ def parse(blob: bytes, game, label: str = "network") -> Network:
     name = name.rstrip(b"\0").decode("ascii", "replace")
     if name != game.name:
         raise NetworkError(f"{label}: a network for {clip(name, 20)!r}, not {game.name}")
-    expected = input_count(game.squares, game.kinds)
-    if inputs != expected or not MIN_HIDDEN <= hidden <= MAX_HIDDEN or hidden % 16 or (qa, qb) != (QA, QB):
+    block = input_count(game.squares, game.kinds)
+    expected = sorted({block, block * game.net_buckets})
+    if inputs not in expected or not MIN_HIDDEN <= hidden <= MAX_HIDDEN or hidden % 16 or (qa, qb) != (QA, QB):
         raise NetworkError(f"{label}: architecture {inputs} inputs x {hidden} (QA {qa}, QB {qb}) is not this "
-                           f"engine's ({expected} inputs, {MIN_HIDDEN}-{MAX_HIDDEN} a multiple of 16, QA {QA}, "
-                           f"QB {QB})")
+                           f"engine's ({' or '.join(map(str, expected))} inputs, {MIN_HIDDEN}-{MAX_HIDDEN} a "
+                           f"multiple of 16, QA {QA}, QB {QB})")
     if length > MAX_PROVENANCE:
         raise NetworkError(f"{label}: provenance of {length} bytes (at most {MAX_PROVENANCE})")
     size = HEADER.size + length + 2 * (inputs * hidden + 3 * hidden) + 4 + 4
@@ -125,12 +139,17 @@ def parse(blob: bytes, game, label: str = "network") -> Network:
     b1 = np.frombuffer(blob, "<i2", hidden, at)
     w2 = np.frombuffer(blob, "<i2", 2 * hidden, at + 2 * hidden)
     (b2,) = struct.unpack_from("<i", blob, at + 6 * hidden)
-    return Network(game.name, w1.astype(np.int16), b1.astype(np.int16), w2.astype(np.int16), b2, provenance)
+    return Network(game.name, w1.astype(np.int16), b1.astype(np.int16), w2.astype(np.int16), b2, provenance,
+                   game.net_king_buckets if inputs != block else None)
 
 
 def reference_accumulator(net: Network, board: np.ndarray, viewer: int, game) -> np.ndarray:
     """The accumulator of ``viewer`` (int16 arithmetic, wrapping as the kernels' does)."""
-    active = features_of(board, viewer, game.files, game.ranks, game.kinds)
+    offset = 0
+    if net.king_buckets is not None:
+        king = np.flatnonzero(board[:game.squares] == viewer * game.black_bit + game.king)[0]
+        offset = int(bucket_offsets(king, viewer, net.king_offsets(), game.files, game.ranks))
+    active = features_of(board, viewer, game.files, game.ranks, game.kinds, offset)
     return (net.b1.astype(np.int64) + net.w1[active].astype(np.int64).sum(axis=0)).astype(np.int16)
 
 

@@ -296,8 +296,9 @@ def spsa(game, state, iterations, stop_after, pairs, tc, params, rate, openings,
 @click.option("--factorize/--no-factorize", default=True, show_default=True,
               help="Virtual kind-and-colour inputs while training, folded into the file's weights.")
 @click.option("--weight-decay", type=click.FloatRange(0, 1), default=0.0, show_default=True, help="AdamW's decay.")
+@click.option("--king-buckets", is_flag=True, help="One block of inputs per king bucket of the game's map.")
 def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed, limit, threads, factorize,
-               weight_decay):
+               weight_decay, king_buckets):
     """Train the evaluation network on self-play positions and write it, quantized, with its provenance."""
     if hidden is not None and hidden % 16:
         raise click.BadParameter("a multiple of 16", param_hint="--hidden")
@@ -309,7 +310,8 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
     from .nnue_train import Settings as TrainSettings, train_files
     sizes = {k: v for k, v in (("hidden", hidden), ("epochs", epochs)) if v is not None}
     s = TrainSettings(**sizes, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed,
-                      threads=threads, factorize=factorize, weight_decay=weight_decay)
+                      threads=threads, factorize=factorize, weight_decay=weight_decay,
+                      king_buckets=king_buckets)
     try:
         net = train_files(list(data_paths), s, "python -m engine.tune nnue-train " + " ".join(sys.argv[2:]),
                           limit=limit)
@@ -346,6 +348,8 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
 @click.option("--cluster", default=None, help="Play the self-play games as Ray tasks (see shuai match --cluster).")
 @click.option("--force", is_flag=True, help="Play the SPRT even if the child fits the held-out games no better "
               "than its parent.")
+@click.option("--king-buckets", is_flag=True, help="The child has the game's king buckets (one block of inputs a "
+              "bucket), grown from a parent of one: it starts as its parent's function.")
 @click.option("--stop-after", type=click.Choice(["play", "train"]), default=None,
               help="Stop after this step (the same command goes on later).")
 def generation(game, data_dir, parent, stop_after, **plan):

@@ -64,6 +64,7 @@ class Plan:
     workers: int = 2
     cluster: str | None = None
     force: bool = False             # play the SPRT even when the child's held-out loss is not below the parent's
+    king_buckets: bool = False      # the child has the game's king buckets (a child of a bucketed parent has them)
 
 
 @dataclass
@@ -159,7 +160,9 @@ class Generation:
             raise ValueError(f"no positions played by the parent ({self.parent_crc}) in {self.folder}")
         if settings is None:
             hidden = {"hidden": self.parent.hidden} if self.parent else {}
-            settings = Settings(**hidden, epochs=self.plan.epochs, lr=self.plan.lr, factorize=self.parent is None)
+            bucketed = self.plan.king_buckets or (self.parent is not None and self.parent.buckets > 1)
+            settings = Settings(**hidden, epochs=self.plan.epochs, lr=self.plan.lr, factorize=self.parent is None,
+                                king_buckets=bucketed)
         self.log(f"training on {sum(f.positions for f in replay):,} replayed and "
                  f"{sum(f.positions for f in own):,} new positions")
         label = {"file": Path(self.parent_path).name if self.parent else "hand-written evaluation",

@@ -13,6 +13,12 @@ counting), shared by all its squares, as nnue-pytorch's factorizers do: what a k
 learned from every position holding one, not from each square's few.  The virtual rows are folded into the
 real ones on export (each piece activates exactly one of each), so the file and the engine do not change.
 
+With king buckets (``buckets`` > 1: the game's map, :mod:`engine.nnue.features`) every piece also feeds a
+shared input of its kind, colour and square in no bucket, folded in on export the same way: a bucket where a
+king seldom stands still knows what its parent's single block knew, and learns only how it differs.  A child of
+one bucket's parent starts with the parent's weights in the shared inputs and nothing in the buckets: it begins
+as exactly its parent's function.
+
 The float network is quantized as the file has it (``engine.nnue.network``): the first layer times ``QA``, the
 output layer in centipawns times ``QB``; the weights are clipped while training so that every quantized value
 fits (first layer and its bias within +-``FT_CLIP``; the output layer, which works in units of ``OUT_SCALE``
@@ -27,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nnue.features import input_count, mirror_files
+from ..nnue.features import bucket_offsets, input_count, king_offsets, mirror_files
 from ..nnue.network import OUTPUT_DIVISOR, QA, QB, Network
 from .fit import fit_k, sigmoid
 from .nnue_data import Positions
@@ -39,17 +45,22 @@ OUT_CLIP = 32767 / QB / OUT_SCALE       # the output weights in centipawns withi
 BIAS_CLIP = 500.0 / OUT_SCALE   # the output bias in centipawns (500) times OUTPUT_DIVISOR within int32
 
 
-def feature_matrix(boards: np.ndarray, viewer: np.ndarray, game) -> np.ndarray:
-    """int64 [N, MAX_PIECES]: the active inputs of each board for its ``viewer`` (0/1 per row), padded with the
-    input count (the embedding's padding row)."""
+def feature_matrix(boards: np.ndarray, viewer: np.ndarray, game, buckets: int = 1) -> np.ndarray:
+    """int64 [N, MAX_PIECES]: the active inputs of each board for its ``viewer`` (0/1 per row) in the bucket of
+    the viewer's king, padded with the input count (the embedding's padding row)."""
     n, squares = boards.shape
     sq = np.arange(squares)
     flipped = (game.ranks - 1 - sq // game.files) * game.files + sq % game.files
     seen = np.where(viewer[:, None] == 1, flipped[None, :], sq[None, :])
     pieces = boards.astype(np.int64)
-    feats = (((pieces >> 3) ^ viewer[:, None]) * game.kinds + (pieces & 7) - 1) * squares + seen
+    offset = 0
+    if buckets > 1:
+        kings = np.argmax(pieces == viewer[:, None] * game.black_bit + game.king, axis=1)
+        offsets = king_offsets(game.net_king_buckets, input_count(squares, game.kinds))
+        offset = bucket_offsets(kings, viewer, offsets, game.files, game.ranks)[:, None]
+    feats = offset + (((pieces >> 3) ^ viewer[:, None]) * game.kinds + (pieces & 7) - 1) * squares + seen
     filled = boards != 0
-    out = np.full((n, MAX_PIECES), input_count(squares, game.kinds), np.int64)
+    out = np.full((n, MAX_PIECES), input_count(squares, game.kinds, buckets), np.int64)
     out[np.arange(MAX_PIECES) < filled.sum(axis=1)[:, None]] = feats[filled]
     return out
 
@@ -68,8 +79,9 @@ class Samples:
         return Samples(self.us[index], self.them[index], self.score[index], self.result[index])
 
 
-def samples_of(positions: list[Positions], mirror: bool = True) -> Samples:
-    """The side-to-move samples of the positions files (in file order), each followed by its mirror image."""
+def samples_of(positions: list[Positions], mirror: bool = True, buckets: int = 1) -> Samples:
+    """The side-to-move samples of the positions files (in file order), each followed by its mirror image, for
+    a network of ``buckets`` king buckets."""
     game = positions[0].game
     parts = []
     for p in positions:
@@ -82,7 +94,7 @@ def samples_of(positions: list[Positions], mirror: bool = True) -> Samples:
         result = r["result"] / 2.0
         variants = [boards, mirror_files(boards, game.files)] if mirror else [boards]
         for b in variants:
-            parts.append(Samples(feature_matrix(b, side, game), feature_matrix(b, 1 - side, game),
+            parts.append(Samples(feature_matrix(b, side, game, buckets), feature_matrix(b, 1 - side, game, buckets),
                                  (sign * r["score"]).astype(np.float32),
                                  np.where(side == 0, result, 1 - result).astype(np.float32)))
     if mirror:                  # interleave each file's two halves so a held-out tail holds both images
@@ -110,16 +122,22 @@ class Settings:
     threads: int = 0            # torch's intra-op threads (0: its default)
     factorize: bool = True      # virtual kind-and-colour inputs, folded in on export
     weight_decay: float = 0.0   # AdamW's decoupled decay
+    king_buckets: bool = False  # one block of inputs a king bucket of the game's map (engine.nnue.features)
+
+    def buckets(self, game) -> int:
+        return game.net_buckets if self.king_buckets else 1
 
 
 def check_parent(parent: Network, game, s: Settings) -> None:
-    """A child keeps its parent's architecture, and learns without factors (the parent's weights hold them
-    already, folded in: a factor row added to them would count twice); ValueError otherwise."""
+    """A child keeps its parent's architecture -- or grows from one bucket to its game's king buckets, starting
+    as the same function -- and learns without factors (the parent's weights hold them already, folded in: a
+    factor row added to them would count twice); ValueError otherwise."""
     if parent.game != game.name:
         raise ValueError(f"the parent is a network for {parent.game}, not {game.name}")
-    if parent.hidden != s.hidden:
-        raise ValueError(f"the parent has {parent.hidden} hidden units, not {s.hidden}: a child keeps its "
-                         f"parent's architecture")
+    if parent.hidden != s.hidden or parent.buckets not in (1, s.buckets(game)):
+        raise ValueError(f"the parent has {parent.hidden} hidden units in {parent.buckets} king bucket(s), not "
+                         f"{s.hidden} in {s.buckets(game)}: a child keeps its parent's architecture (or grows "
+                         f"from one bucket to its game's)")
     if s.factorize:
         raise ValueError("a child learns without factors: its parent's weights hold them already")
 
@@ -137,14 +155,17 @@ def train(positions: list[Positions], s: Settings, log=print, parent: Network | 
     if s.threads:
         torch.set_num_threads(s.threads)
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    data = samples_of(positions)
+    buckets = s.buckets(game)
+    data = samples_of(positions, buckets=buckets)
     split = int(len(data) * (1 - s.validation)) & ~1
     train_set, held = data.take(slice(0, split)), data.take(slice(split, None))
     k = fit_k(train_set.score.astype(np.float64), train_set.result.astype(np.float64))
-    inputs = input_count(game.squares, game.kinds)
+    block = input_count(game.squares, game.kinds)
+    inputs = block * buckets
+    shared = block if buckets > 1 else 0          # the shared rows, after the bucketed ones
     factors = 2 * game.kinds if s.factorize else 0
-    padding = inputs + factors
-    ft_limit = FT_CLIP / 2 if factors else FT_CLIP    # a real and a factor row each within half: their sum fits
+    padding = inputs + shared + factors
+    ft_limit = FT_CLIP / (1 + bool(shared) + bool(factors))  # the rows a piece feeds, each a part: their sum fits
     scale = k * math.log(10) / 400             # sigmoid(s, k) = torch.sigmoid(s * scale)
 
     class Model(nn.Module):
@@ -166,7 +187,11 @@ def train(positions: list[Positions], s: Settings, log=print, parent: Network | 
             def tensor(a):
                 return torch.from_numpy(np.asarray(a, np.float64)).float()
             with torch.no_grad():
-                self.ft.weight[:inputs] = tensor(net.w1 / QA)
+                if net.buckets == buckets:
+                    self.ft.weight[:inputs] = tensor(net.w1 / QA)
+                else:                               # one block grows into buckets: the parent is the shared part
+                    self.ft.weight[:inputs].zero_()
+                    self.ft.weight[inputs:inputs + shared] = tensor(net.w1 / QA)
                 self.b1.copy_(tensor(net.b1 / QA))
                 self.out.weight.copy_(tensor(net.w2 / (QB * OUT_SCALE))[None])
                 self.out.bias.fill_(net.b2 / (OUTPUT_DIVISOR * OUT_SCALE))
@@ -184,9 +209,13 @@ def train(positions: list[Positions], s: Settings, log=print, parent: Network | 
                 self.out.bias.clamp_(-BIAS_CLIP, BIAS_CLIP)
 
     def with_factors(x: np.ndarray) -> torch.Tensor:
+        real = x < inputs
+        parts = [np.where(real, x, padding)]
+        if shared:
+            parts.append(np.where(real, inputs + x % block, padding))
         if factors:
-            x = np.hstack([np.where(x < inputs, x, padding), np.where(x < inputs, inputs + x // game.squares, padding)])
-        return torch.from_numpy(x.astype(np.int32))
+            parts.append(np.where(real, inputs + shared + x % block // game.squares, padding))
+        return torch.from_numpy(np.hstack(parts).astype(np.int32))
 
     def tensors(d: Samples):
         score, result = torch.from_numpy(d.score), torch.from_numpy(d.result)
@@ -228,30 +257,37 @@ def train(positions: list[Positions], s: Settings, log=print, parent: Network | 
         history.append((running / len(order), held_loss))
         log(f"epoch {epoch}/{s.epochs}: train {running / len(order):.6f}, held out {held_loss:.6f}, "
             f"{time.monotonic() - t0:.0f} s")
-    net = quantize(model, game, factors)
+    net = quantize(model, game, factors, buckets)
     return net, {"train_loss": history[-1][0], "validation_loss": history[-1][1], "k": k,
                  "positions": len(data) // 2, "train_samples": split, "held_out_samples": len(data) - split,
                  "history": history}
 
 
-def quantize(model, game, factors: int = 0) -> Network:
-    """The file's integers of a trained model (see the module's docstring for the scales), the factor rows
-    (``factors`` of them after the real inputs) folded into the real rows of their kind and colour."""
-    inputs = input_count(game.squares, game.kinds)
+def quantize(model, game, factors: int = 0, buckets: int = 1) -> Network:
+    """The file's integers of a trained model (see the module's docstring for the scales), the shared rows (with
+    king buckets) and the factor rows (``factors`` of them) folded into the real rows they stand for."""
+    block = input_count(game.squares, game.kinds)
+    inputs, shared = block * buckets, block if buckets > 1 else 0
     weight = model.ft.weight.detach().cpu().numpy()
-    ft = weight[:inputs] + (np.repeat(weight[inputs:inputs + factors], game.squares, axis=0) if factors else 0)
+    ft = weight[:inputs].reshape(buckets, block, -1)
+    if shared:
+        ft = ft + weight[inputs:inputs + shared][None]
+    if factors:
+        ft = ft + np.repeat(weight[inputs + shared:inputs + shared + factors], game.squares, axis=0)[None]
+    ft = ft.reshape(inputs, -1)
     b1 = model.b1.detach().cpu().numpy()
     w2 = model.out.weight.detach().cpu().numpy()[0] * OUT_SCALE
     b2 = float(model.out.bias.detach().cpu().numpy()[0]) * OUT_SCALE
     return Network(game.name, np.round(ft * QA).astype(np.int16), np.round(b1 * QA).astype(np.int16),
-                   np.round(w2 * QB).astype(np.int16), int(round(b2 * OUTPUT_DIVISOR)))
+                   np.round(w2 * QB).astype(np.int16), int(round(b2 * OUTPUT_DIVISOR)),
+                   king_buckets=game.net_king_buckets if buckets > 1 else None)
 
 
 def held_out_loss_of(net: Network, positions: list[Positions], k: float, lam: float, validation: float,
                      batch: int = 16384) -> float:
     """The loss of a quantized network (numpy reference arithmetic, vectorised a batch at a time: a whole
     held-out tail of a million samples would need some 30 GB at once) on the held-out tail."""
-    data = samples_of(positions)
+    data = samples_of(positions, buckets=net.buckets)
     held = data.take(slice(int(len(data) * (1 - validation)) & ~1, None))
     w1 = np.vstack([net.w1.astype(np.int64), np.zeros((1, net.hidden), np.int64)])
     y = np.empty(len(held.us), np.int64)

@@ -58,3 +58,8 @@ SESSION = "engine.play.session:Session"
 REFEREE = "engine.match.referee:XiangqiReferee"
 PGN = "engine.match.xiangqi_pgn"
 OPENINGS = "openings.epd"
+
+# The network's king buckets (engine.nnue.features): the general's square as its own side sees it picks one of
+# nine blocks of inputs, one per palace square (rank * 3 + file - 3); it stands nowhere else.
+NET_KING_BUCKETS = tuple(sq // FILES * 3 + sq % FILES - 3 if sq // FILES < 3 and 3 <= sq % FILES <= 5 else 0
+                         for sq in range(NSQ))
