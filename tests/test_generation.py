@@ -206,8 +206,8 @@ def test_an_interrupted_sprt_goes_on_from_its_transcript(tmp_path, monkeypatch):
 
 def test_a_child_with_king_buckets_starts_as_its_parent_of_one_bucket(tmp_path):
     """Grown from a parent of one block of inputs, with a learning rate of almost nothing, the child has the
-    game's nine buckets and each is its parent's block, weight for weight: it starts as the same function, so
-    a generation stays continuous.  A parent of nine buckets is refused to a child of one."""
+    game's three buckets and each is its parent's block, weight for weight: it starts as the same function, so
+    a generation stays continuous.  A parent of three buckets is refused to a child of one."""
     pytest.importorskip("torch")
     parent_path = tmp_path / "parent.nnue"
     parent = tiny_network(generation=2)
@@ -216,9 +216,9 @@ def test_a_child_with_king_buckets_starts_as_its_parent_of_one_bucket(tmp_path):
                    log=lambda line: None)
     write_seed(tmp_path, 1, 200, g.parent_crc)
     child = g.train()
-    assert child.buckets == 9 and child.w1.shape == (9 * parent.w1.shape[0], 16)
-    assert (child.w1.reshape(9, *parent.w1.shape) == parent.w1[None]).all() and (child.w2 == parent.w2).all()
+    assert child.buckets == 3 and child.w1.shape == (3 * parent.w1.shape[0], 16)
+    assert (child.w1.reshape(3, *parent.w1.shape) == parent.w1[None]).all() and (child.w2 == parent.w2).all()
     p = child.provenance
     assert p["generation"] == 3 and abs(p["held_out_loss_quantized"] - p["parent"]["held_out_loss_quantized"]) < 1e-4
-    with pytest.raises(ValueError, match=r"16 hidden units in 9 king bucket\(s\), not 16 in 1"):
+    with pytest.raises(ValueError, match=r"16 hidden units in 3 king bucket\(s\), not 16 in 1"):
         check_parent(child, XIANGQI, Settings(hidden=16, factorize=False))

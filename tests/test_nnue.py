@@ -25,7 +25,7 @@ def random_net(game, hidden=32, seed=1, spread=300, buckets=1):
                    {"test": True}, game.net_king_buckets if buckets > 1 else None)
 
 
-GAME_BUCKETS = [(XIANGQI, 1), (XIANGQI, 9), (CHESS, 1)]     # each game's networks: one bucket, or the game's map's
+GAME_BUCKETS = [(XIANGQI, 1), (XIANGQI, 3), (CHESS, 1)]     # each game's networks: one bucket, or the game's map's
 
 
 
@@ -117,15 +117,15 @@ def test_features_are_one_rule_for_both_views():
     assert m[1 * 9 + 6] == b[1 * 9 + 2] and m[3] == b[5] and m[4] == b[4]
 
 
-def test_king_buckets_are_the_palace_squares_as_each_side_sees_them():
-    """A network of nine buckets: each general's square, seen by its own side, picks a block of 1,260 inputs --
-    Red's general on d0 the first (rank 0, file d), Black's on f8 (its own rank 1, file f) the sixth; a network
-    of one bucket has only the first."""
+def test_king_buckets_are_the_generals_files():
+    """A network of three buckets: each general's file picks a block of 1,260 inputs -- Red's general on d0 the
+    first, Black's on f8 the third, Red's on e2 the second; a network of one bucket has only the first."""
     block = input_count(XIANGQI.squares, XIANGQI.kinds)
-    offsets = random_net(XIANGQI, hidden=16, buckets=9).king_offsets()
-    pos = XIANGQI.position("9/5k3/9/9/9/9/9/9/9/3K5 w - - 0 1")
-    assert [int(bucket_offsets(pos.st[ST_KING + v], v, offsets, 9, 10)) // block for v in (0, 1)] == [0, 5]
-    assert sorted(set(offsets // block)) == list(range(9)) and (random_net(XIANGQI, hidden=16).king_offsets() == 0).all()
+    offsets = random_net(XIANGQI, hidden=16, buckets=3).king_offsets()
+    for fen, buckets in (("9/5k3/9/9/9/9/9/9/9/3K5 w - - 0 1", [0, 2]), ("3k5/9/9/9/9/9/9/4K4/9/9 w - - 0 1", [1, 0])):
+        pos = XIANGQI.position(fen)
+        assert [int(bucket_offsets(pos.st[ST_KING + v], v, offsets, 9, 10)) // block for v in (0, 1)] == buckets
+    assert sorted(set(offsets // block)) == [0, 1, 2] and (random_net(XIANGQI, hidden=16).king_offsets() == 0).all()
 
 
 def test_network_file_round_trip_and_hostile_files(tmp_path):
@@ -135,9 +135,9 @@ def test_network_file_round_trip_and_hostile_files(tmp_path):
     back = load(path, XIANGQI)
     assert back.provenance == {"test": True} and back.b2 == net.b2
     assert all((a == b).all() for a, b in zip(back.arrays()[:3], net.arrays()[:3]))
-    bucketed = random_net(XIANGQI, hidden=16, buckets=9)
+    bucketed = random_net(XIANGQI, hidden=16, buckets=3)
     bucketed.save(tmp_path / "b.nnue")
-    assert load(tmp_path / "b.nnue", XIANGQI).buckets == 9
+    assert load(tmp_path / "b.nnue", XIANGQI).buckets == 3
     random_net(CHESS, hidden=16, buckets=9).save(tmp_path / "c.nnue")            # chess has no buckets, as yet
     with pytest.raises(NetworkError, match="architecture 6912 inputs"):
         load(tmp_path / "c.nnue", CHESS)
@@ -161,7 +161,7 @@ def test_network_file_round_trip_and_hostile_files(tmp_path):
     refused(blob[:mid] + bytes([blob[mid] ^ 1]) + blob[mid + 1:], "bad checksum")
     refused(blob, "for 'xiangqi', not chess", game=CHESS)
     header = list(HEADER.unpack_from(blob))
-    for i, value, expected in ((1, 2, "format version 2"), (4, 1261, "architecture"), (4, 3 * 1260, "1260 or 11340"),
+    for i, value, expected in ((1, 2, "format version 2"), (4, 1261, "architecture"), (4, 9 * 1260, "1260 or 3780"),
                                (5, 24, "architecture"), (6, 256, "architecture")):
         changed = header.copy()
         changed[i] = value
@@ -244,7 +244,7 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
     positions = [nd.Positions(data)]
     net, stats = train(positions, Settings(hidden=16, epochs=30, batch=64, lr=3e-3, king_buckets=king_buckets),
                        log=lambda line: None)
-    assert net.buckets == (9 if king_buckets else 1)
+    assert net.buckets == (3 if king_buckets else 1)
     first, last = stats["history"][0][0], stats["history"][-1][0]
     assert last < 0.8 * first                   # the training loss (300 positions: the held-out one overfits)
     assert abs(held_out_loss_of(net, positions, stats["k"], 0.5, 0.1) - stats["validation_loss"]) < 0.01

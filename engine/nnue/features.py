@@ -6,8 +6,8 @@ the second side sees the board upside down (rank r as rank ``ranks - 1 - r``), s
 colour-flipped twin give the same inputs to the side to move.  One bucket of inputs is 7 kinds x 2 x 90 = 1,260
 inputs in xiangqi, 6 x 2 x 64 = 768 in chess.
 
-A network may have one bucket, or as many as its game's ``net_king_buckets`` map names (xiangqi: nine, one per
-palace square): then the square the viewer's own king stands on, seen by the viewer, picks the block of inputs
+A network may have one bucket, or as many as its game's ``net_king_buckets`` map names (xiangqi: three, the
+general's file): then the square the viewer's own king stands on, seen by the viewer, picks the block of inputs
 every piece of the position feeds -- what a piece is worth depends on where the king it defends or attacks
 stands, which piece-square inputs alone cannot say.  ``offset`` is the first input of that block.
 """

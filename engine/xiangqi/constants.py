@@ -59,7 +59,8 @@ REFEREE = "engine.match.referee:XiangqiReferee"
 PGN = "engine.match.xiangqi_pgn"
 OPENINGS = "openings.epd"
 
-# The network's king buckets (engine.nnue.features): the general's square as its own side sees it picks one of
-# nine blocks of inputs, one per palace square (rank * 3 + file - 3); it stands nowhere else.
-NET_KING_BUCKETS = tuple(sq // FILES * 3 + sq % FILES - 3 if sq // FILES < 3 and 3 <= sq % FILES <= 5 else 0
-                         for sq in range(NSQ))
+# The network's king buckets (engine.nnue.features): the general's file picks one of three blocks of inputs
+# (d, e, f: the file it shelters and the files it leaves open); it stands nowhere outside the palace.  Of the
+# maps tried on the same 1.65 M positions (2026-12-06: file, rank, square), the file's fitted held-out games
+# best, the nine squares' worst (docs/tuning-and-network.md).
+NET_KING_BUCKETS = tuple(sq % FILES - 3 if sq // FILES < 3 and 3 <= sq % FILES <= 5 else 0 for sq in range(NSQ))
