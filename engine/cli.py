@@ -119,7 +119,7 @@ def bench(ctx, depth, hash_mb, game, network_file):
     path = network_file or g.default_network
     if path is not None:
         network = load(path, g)                 # a NetworkError is a ValueError: one line and status 2
-        click.echo(f"with the network {path} ({network.hidden} hidden):")
+        click.echo(f"with the network {path} ({network.shape}):")
         run_bench(depth, hash_mb, out=click.echo, game=game, network=network)
         click.echo("with the hand-written evaluation:")
     run_bench(depth, hash_mb, out=click.echo, game=game)

@@ -137,7 +137,8 @@ def test_network_file_round_trip_and_hostile_files(tmp_path):
     assert all((a == b).all() for a, b in zip(back.arrays()[:3], net.arrays()[:3]))
     bucketed = random_net(XIANGQI, hidden=16, buckets=3)
     bucketed.save(tmp_path / "b.nnue")
-    assert load(tmp_path / "b.nnue", XIANGQI).buckets == 3
+    assert load(tmp_path / "b.nnue", XIANGQI).buckets == 3 and bucketed.shape == "16 hidden, 3 king buckets"
+    assert net.shape == "16 hidden"
     random_net(CHESS, hidden=16, buckets=9).save(tmp_path / "c.nnue")            # chess has no buckets, as yet
     with pytest.raises(NetworkError, match="architecture 6912 inputs"):
         load(tmp_path / "c.nnue", CHESS)
@@ -263,20 +264,20 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
 
 
 def test_the_games_own_network_loads_and_scores_sanely():
-    """The committed network (``engine/xiangqi/network.nnue``, generation 2: ``Use NNUE`` on by default, its SPRT
-    against its parent passed): it loads, is within the issue's 2 MB, names its parent, the data and the training
-    it came from (its parent's games after the replay buffer of the grandparent's), fits its parent's newest games
-    better than the parent did, and scores the start position near equality and a rook up as a large advantage
-    for either side."""
+    """The committed network (``engine/xiangqi/network.nnue``, generation 3, the first with king buckets: ``Use
+    NNUE`` on by default, its SPRT against its parent passed): it loads, is within the issue's 2 MB, names its
+    parent, the data and the training it came from (its parent's games after the replay buffer of the
+    grandparent's), fits its parent's newest games better than the parent did, and scores the start position near
+    equality and a rook up as a large advantage for either side."""
     from pathlib import Path
     path = Path(XIANGQI.default_network)
     net = load(path, XIANGQI)
     p = net.provenance
-    assert path.stat().st_size <= 2 << 20 and net.hidden == 128
-    assert p["generation"] == 2 and p["parent"]["crc32"] == "3815f10c" and p["parent"]["generation"] == 1
-    assert [d["seed"] for d in p["data"]] == list(range(20, 54)) and p["new_positions"] > 2_000_000
-    assert p["positions"] > 4_000_000
-    assert p["held_out_loss_quantized"] < p["parent"]["held_out_loss_quantized"] < 0.0225
+    assert path.stat().st_size <= 2 << 20 and net.hidden == 128 and net.buckets == 3
+    assert p["generation"] == 3 and p["parent"]["crc32"] == "5ba9c9da" and p["parent"]["generation"] == 2
+    assert [d["seed"] for d in p["data"]] == list(range(37, 64)) and p["new_positions"] > 1_150_000
+    assert p["positions"] > 3_150_000 and p["settings"]["king_buckets"]
+    assert p["held_out_loss_quantized"] < p["parent"]["held_out_loss_quantized"] - 0.0003 < 0.0222
     start = XIANGQI.position()
     assert abs(reference_evaluate(net, start.board, start.side, XIANGQI)) < 100
     for fen in ("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",     # red a rook up

@@ -136,7 +136,7 @@ def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path)
     d = ucci.UcciDialect(core)
     d.cmd_setoption("newgame".split())
     assert searcher.calls[-1] == ("set_network", "xiangqi", 128)           # on: the game's own
-    assert said == [f"info string evaluation: network {XIANGQI.default_network} (128 hidden)"]
+    assert said == [f"info string evaluation: network {XIANGQI.default_network} (128 hidden, 3 king buckets)"]
     d.cmd_setoption("usennue false".split())
     assert searcher.calls[-1] == ("set_network", "xiangqi", None) and len(said) == 1
     n = len(searcher.calls)
@@ -175,7 +175,7 @@ def test_network_options_reach_the_searcher_and_a_bad_file_is_one_line(tmp_path)
     core.apply_options()
     assert searcher.calls[-1] == ("set_network", "xiangqi", 128)            # the game's own, not the hand-written
     assert said[-1] == ("info string error: network file /nonexistent/x.nnue: missing; the evaluation stays the "
-                        f"network {XIANGQI.default_network} (128 hidden)")
+                        f"network {XIANGQI.default_network} (128 hidden, 3 king buckets)")
 
 
 def test_level_options_make_one_level():

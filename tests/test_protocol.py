@@ -205,7 +205,7 @@ def test_ucci_transcript(engine):
     engine.send("isready")
     _, lines = engine.read_until(lambda ln: ln == "readyok", LOAD_TIMEOUT)
     assert lines[-1] == "readyok" and [ln for ln in lines[:-1] if not ln.startswith(NOTES)] == [], lines
-    assert f"{EVAL_NOTE}network {XIANGQI.default_network} (128 hidden)" in lines
+    assert f"{EVAL_NOTE}network {XIANGQI.default_network} (128 hidden, 3 king buckets)" in lines
     engine.send("position startpos moves h2e2 h9g7")
     engine.send("go depth 3")
     _, lines = engine.bestmove()

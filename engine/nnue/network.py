@@ -67,6 +67,11 @@ class Network:
         """King buckets: 1, or as many as the game's map names."""
         return 1 if self.king_buckets is None else max(self.king_buckets) + 1
 
+    @property
+    def shape(self) -> str:
+        """Its size in words, as the engine reports a network: "128 hidden", "128 hidden, 3 king buckets"."""
+        return f"{self.hidden} hidden" + (f", {self.buckets} king buckets" if self.buckets > 1 else "")
+
     def king_offsets(self) -> np.ndarray:
         """The first input of the bucket of a king on each square, as its own side sees it (``features``)."""
         return king_offsets(self.king_buckets, self.w1.shape[0] // self.buckets)

@@ -498,7 +498,7 @@ class EngineCore:
 
         def network(path):
             net = load(path, game)
-            described = f"network {sanitize(str(path), 200)} ({net.hidden} hidden)"
+            described = f"network {sanitize(str(path), 200)} ({net.shape})"
             return net, f"the {described}", f"evaluation: {described}"
 
         for game in self.games:
