@@ -10,7 +10,7 @@ from engine.game import CHESS, XIANGQI
 from engine.move import move_from
 from engine.nnue import kernels as K
 from engine.layout import ST_KING
-from engine.nnue.features import bucket_offsets, feature, features_of, input_count, mirror_files
+from engine.nnue.features import feature, features_of, input_count, mirror_files, relative
 from engine.nnue.network import HEADER, Network, NetworkError, load, parse, reference_evaluate
 from engine.tt import tt_probe
 
@@ -124,7 +124,7 @@ def test_king_buckets_are_the_generals_files():
     offsets = random_net(XIANGQI, hidden=16, buckets=3).king_offsets()
     for fen, buckets in (("9/5k3/9/9/9/9/9/9/9/3K5 w - - 0 1", [0, 2]), ("3k5/9/9/9/9/9/9/4K4/9/9 w - - 0 1", [1, 0])):
         pos = XIANGQI.position(fen)
-        assert [int(bucket_offsets(pos.st[ST_KING + v], v, offsets, 9, 10)) // block for v in (0, 1)] == buckets
+        assert [int(offsets[relative(pos.st[ST_KING + v], v, 9, 10)]) // block for v in (0, 1)] == buckets
     assert sorted(set(offsets // block)) == [0, 1, 2] and (random_net(XIANGQI, hidden=16).king_offsets() == 0).all()
 
 

@@ -44,15 +44,6 @@ def king_offsets(king_buckets, block: int) -> np.ndarray:
     return np.asarray(king_buckets, np.int64) * block
 
 
-def bucket_offsets(king_squares, viewer, offsets: np.ndarray, files: int, ranks: int) -> np.ndarray:
-    """The first input of the bucket of each viewer's king on ``king_squares`` (numpy, broadcast over rows), by
-    the map ``offsets`` (``king_offsets``)."""
-    king_squares = np.asarray(king_squares)
-    sq = np.where(np.asarray(viewer) == 1, (ranks - 1 - king_squares // files) * files + king_squares % files,
-                  king_squares)
-    return offsets[sq]
-
-
 def features_of(board: np.ndarray, viewer: int, files: int, ranks: int, kinds: int, offset: int = 0) -> np.ndarray:
     """The active inputs of ``board`` (int8 piece codes by square) for ``viewer`` (numpy; the reference's)."""
     squares = np.flatnonzero(board)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..files import UnreadableFile, atomic_writer, clip, read_bytes
 from ..scores import EVAL_LIMIT
-from .features import bucket_offsets, features_of, input_count, king_offsets
+from .features import features_of, input_count, king_offsets, relative
 
 MAGIC = b"SHUAINET"
 FORMAT_VERSION = 1
@@ -153,7 +153,7 @@ def reference_accumulator(net: Network, board: np.ndarray, viewer: int, game) ->
     offset = 0
     if net.king_buckets is not None:
         king = np.flatnonzero(board[:game.squares] == viewer * game.black_bit + game.king)[0]
-        offset = int(bucket_offsets(king, viewer, net.king_offsets(), game.files, game.ranks))
+        offset = int(net.king_offsets()[relative(king, viewer, game.files, game.ranks)])
     active = features_of(board, viewer, game.files, game.ranks, game.kinds, offset)
     return (net.b1.astype(np.int64) + net.w1[active].astype(np.int64).sum(axis=0)).astype(np.int16)
 

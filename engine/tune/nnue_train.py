@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nnue.features import bucket_offsets, input_count, king_offsets, mirror_files
+from ..nnue.features import input_count, king_offsets, mirror_files
 from ..nnue.network import OUTPUT_DIVISOR, QA, QB, Network
 from .fit import fit_k, sigmoid
 from .nnue_data import Positions
@@ -57,7 +57,7 @@ def feature_matrix(boards: np.ndarray, viewer: np.ndarray, game, buckets: int = 
     if buckets > 1:
         kings = np.argmax(pieces == viewer[:, None] * game.black_bit + game.king, axis=1)
         offsets = king_offsets(game.net_king_buckets, input_count(squares, game.kinds))
-        offset = bucket_offsets(kings, viewer, offsets, game.files, game.ranks)[:, None]
+        offset = offsets[seen[np.arange(n), kings]][:, None]     # the king's square as its viewer sees it
     feats = offset + (((pieces >> 3) ^ viewer[:, None]) * game.kinds + (pieces & 7) - 1) * squares + seen
     filled = boards != 0
     out = np.full((n, MAX_PIECES), input_count(squares, game.kinds, buckets), np.int64)
