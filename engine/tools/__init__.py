@@ -16,4 +16,5 @@ BENCHMARKS = {"perft": "perft:perft", "mates": "mates:mates", "mates-nodes": "ma
 # ``shuai diagnose COMMAND``.
 DIAGNOSES = {"time-use": "time_use:time_use", "adjudication-replay": "adjudication_replay:adjudication_replay",
              "stall-watch": "stall_watch:stall_watch", "rule-verdicts": "rule_verdicts:rule_verdicts",
-             "rule-losses": "rule_losses:rule_losses", "where-lost": "where_lost:where_lost"}
+             "rule-losses": "rule_losses:rule_losses", "where-lost": "where_lost:where_lost",
+             "missed-wins": "missed_wins:missed_wins"}
