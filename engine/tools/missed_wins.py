@@ -18,9 +18,10 @@ from collections import Counter
 import click
 
 from ..game import DEFAULT, GAMES, game_named
+from ..scores import EVAL_LIMIT
 from .adjudication_replay import games_of_pgn, moves_of_log
 
-DECIDED = 20_000                # beyond any evaluation (engine.scores.EVAL_LIMIT): a mate, a table, a rule's win
+DECIDED = EVAL_LIMIT            # beyond any evaluation: a mate, a table, a rule's win
 
 
 def longest_run(scores: list, least: int, below: int) -> tuple[int, int, int]:
