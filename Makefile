@@ -143,11 +143,13 @@ nnue-train: setup $(NNUE_STAMP)
 # One generation of the network (issue 79): the game's network plays POSITIONS positions of self-play into
 # $(SHUAI_SELFPLAY) or ~/.cache/shuai/selfplay (outside the work tree: it survives a fresh clone), its child trains
 # from its weights, an SPRT against it decides, and with H1 the child becomes engine/$(GAME)/network.nnue.
-# Resumable: the same command goes on after an interruption. CLUSTER=auto|HOST:PORT plays the games on Ray.
+# Resumable: the same command goes on after an interruption. CLUSTER=auto|HOST:PORT plays the games on Ray;
+# STOP_AFTER=play|train stops there. A game with no network yet banks its child as engine/$(GAME)/candidate.nnue.
 POSITIONS ?= 3000000
 .PHONY: nnue-generation
 nnue-generation: setup $(NNUE_STAMP)
-	$(BIN)/python -m engine.tune generation --game $(GAME) --positions $(POSITIONS) $(if $(CLUSTER),--cluster $(CLUSTER))
+	$(BIN)/python -m engine.tune generation --game $(GAME) --positions $(POSITIONS) $(if $(CLUSTER),--cluster $(CLUSTER)) \
+		$(if $(STOP_AFTER),--stop-after $(STOP_AFTER))
 
 clean:
 	rm -rf $(VENV) build *.egg-info

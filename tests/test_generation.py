@@ -25,10 +25,28 @@ def material_rows(count: int, seed: int):
     return rows
 
 
-def write_seed(folder, seed: int, count: int, network_crc32: str | None) -> None:
+def chess_material_rows(count: int, seed: int):
+    """The same for chess, along random games of python-chess."""
+    import random
+
+    import chess
+    rng, rows = random.Random(seed), []
+    while len(rows) < count:
+        board = chess.Board()
+        for _ in range(60):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            white, black = (chess.popcount(board.occupied_co[c]) for c in (chess.WHITE, chess.BLACK))
+            rows.append((board.fen(), 1.0 if white > black else 0.0 if black > white else 0.5, 40 * (white - black)))
+    return rows[:count]
+
+
+def write_seed(folder, seed: int, count: int, network_crc32: str | None, game=XIANGQI) -> None:
     provenance = {"seed": seed, **({"network_crc32": network_crc32} if network_crc32 else {})}
-    nd.write_positions(folder / "xiangqi" / f"seed{seed}.bin", XIANGQI,
-                       [nd.records_of(material_rows(count, seed), XIANGQI)], provenance)
+    rows = (material_rows if game is XIANGQI else chess_material_rows)(count, seed)
+    nd.write_positions(folder / game.name / f"seed{seed}.bin", game, [nd.records_of(rows, game)], provenance)
 
 
 def tiny_network(game=XIANGQI, hidden=16, seed=5, generation=None) -> Network:
@@ -102,14 +120,14 @@ def test_the_data_folder_is_read_as_the_generation_plans(tmp_path):
 def test_a_kept_child_becomes_the_network_and_a_row_of_the_table(tmp_path):
     parent_path = tmp_path / "parent.nnue"
     tiny_network(generation=2).save(parent_path)
-    g = Generation(XIANGQI, tmp_path, Plan(), parent_path=parent_path, log=lambda line: None)
+    target, table = tmp_path / "network.nnue", tmp_path / "networks.tsv"
+    g = Generation(XIANGQI, tmp_path, Plan(), parent_path=parent_path, log=lambda line: None, table=table)
     child = tiny_network(seed=6)
     child.provenance = {"generation": 3, "positions": 100, "new_positions": 60, "held_out_loss_quantized": 0.021,
                         "parent": {"crc32": g.parent_crc, "held_out_loss_quantized": 0.022}, "commit": "abc1234"}
     row = {"wins": 120, "draws": 300, "losses": 80, "elo": "27.9", "elo_error": "12.0", "llr": "2.95",
            "tc": "2+0.02", "elo0": "0", "elo1": "10", "verdict": "H1"}
-    target, table = tmp_path / "network.nnue", tmp_path / "networks.tsv"
-    g.keep(child, row, target, table)
+    g.keep(child, row, target)
     assert load(target, XIANGQI).provenance["generation"] == 3
     header, line = table.read_text().splitlines()
     kept = dict(zip(header.split("\t"), line.split("\t")))
@@ -222,3 +240,48 @@ def test_a_child_with_king_buckets_starts_as_its_parent_of_one_bucket(tmp_path):
     assert p["generation"] == 3 and abs(p["held_out_loss_quantized"] - p["parent"]["held_out_loss_quantized"]) < 1e-4
     with pytest.raises(ValueError, match=r"16 hidden units in 3 king bucket\(s\), not 16 in 1"):
         check_parent(child, XIANGQI, Settings(hidden=16, factorize=False))
+
+
+def test_a_first_network_is_trained_as_one_and_banked_as_the_candidate(tmp_path):
+    """After the hand-written evaluation (chess has no network) the child is generation 0: from random weights
+    with the first network's epochs, rate and factors (a child's 2 epochs at a tenth of the rate would leave it
+    half trained), and banked at once as the game's candidate, with a row of the table, so that a lost data
+    folder does not lose it.  The next generation 0 starts from the candidate, as a child does from its
+    parent, and counts the positions both learnt; a candidate that wins its SPRT becomes the network and is
+    removed."""
+    pytest.importorskip("torch")
+    candidate, table, lines = tmp_path / "candidate.nnue", tmp_path / "networks.tsv", []
+    g = Generation(CHESS, tmp_path, Plan(), log=lines.append, candidate_path=candidate, table=table)
+    assert g.parent is None and g.parent_crc == HAND_WRITTEN and g.start is None
+    write_seed(tmp_path, 1, 300, None, CHESS)
+    first = g.train()
+    p = first.provenance
+    assert (p["settings"]["epochs"], p["settings"]["lr"], p["settings"]["factorize"]) == (8, 1e-3, True)
+    assert p["generation"] == 0 and p["parent"]["crc32"] == HAND_WRITTEN and "start" not in p
+    assert p["positions_learnt"] == 300 and p["new_positions"] == 300
+    assert load(candidate, CHESS).to_bytes() == first.to_bytes()
+    assert "banked:" in lines[-1] and f"git add {candidate} {table}" in lines[-1]
+    banked = dict(zip(*(line.split("\t") for line in table.read_text().splitlines())))
+    assert (banked["generation"], banked["verdict"], banked["sprt"]) == ("0", "candidate", "")
+
+    (tmp_path / "chess" / "seed1.bin").unlink()     # the next sitting: its data folder lost, the candidate kept
+    g.child_path.unlink()
+    write_seed(tmp_path, 2, 300, None, CHESS)
+    again = Generation(CHESS, tmp_path, Plan(epochs=1, lr=1e-12), log=lines.append, candidate_path=candidate,
+                       table=table)
+    assert again.start is not None and again.start.to_bytes() == first.to_bytes()
+    second = again.train()
+    assert (second.w1 == first.w1).all() and (second.w2 == first.w2).all()      # it goes on from the candidate
+    q = second.provenance
+    assert q["generation"] == 0 and q["start"]["crc32"] == nd.crc_of(first.to_bytes())
+    assert q["positions_learnt"] == 600 and q["settings"]["epochs"] == 1 and not q["settings"]["factorize"]
+    assert abs(q["held_out_loss_quantized"] - q["start"]["held_out_loss_quantized"]) < 1e-4
+    assert load(candidate, CHESS).to_bytes() == second.to_bytes()
+
+    target = tmp_path / "network.nnue"
+    again.keep(second, {"wins": 1, "draws": 2, "losses": 0, "elo": "1", "elo_error": "1", "llr": "2.95",
+                        "tc": "2+0.02", "elo0": "0", "elo1": "10", "verdict": "H1"}, target)
+    assert load(target, CHESS).to_bytes() == second.to_bytes() and not candidate.exists()
+    assert f"git rm {candidate}" in lines[-1]
+    assert [line.split("\t")[COLUMNS.index("verdict")] for line in table.read_text().splitlines()[1:]] == [
+        "candidate", "candidate", "H1"]

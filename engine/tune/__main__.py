@@ -11,7 +11,8 @@ import click
 
 from ..cluster import ClusterError
 from ..game import DEFAULT, GAMES, game_named
-from .generation import Plan
+from .generation import CHILD_EPOCHS, CHILD_LR, Plan
+from .nnue_train import Settings as TrainSettings
 from .selfplay import DataError, Settings, generate
 
 GAME_OPTION = click.option("--game", type=click.Choice([g.name for g in GAMES]), default=DEFAULT.name,
@@ -307,7 +308,7 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
     except ImportError:
         raise click.ClickException("training needs PyTorch: pip install '.[nnue]'") from None
     from .nnue_data import DataError
-    from .nnue_train import Settings as TrainSettings, train_files
+    from .nnue_train import train_files
     sizes = {k: v for k, v in (("hidden", hidden), ("epochs", epochs)) if v is not None}
     s = TrainSettings(**sizes, batch=batch, lr=lr, lam=lam, validation=validation, seed=seed,
                       threads=threads, factorize=factorize, weight_decay=weight_decay,
@@ -335,8 +336,12 @@ def nnue_train(data_paths, out, hidden, epochs, batch, lr, lam, validation, seed
 @click.option("--games-per-file", type=click.IntRange(1), default=Plan.games_per_file, show_default=True)
 @click.option("--replay", type=click.IntRange(0), default=Plan.replay, show_default=True,
               help="Older players' positions trained on too, the newest first.")
-@click.option("--epochs", type=click.IntRange(1, 1000), default=Plan.epochs, show_default=True)
-@click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=Plan.lr, show_default=True)
+@click.option("--epochs", type=click.IntRange(1, 1000), default=None,
+              help=f"[default: {CHILD_EPOCHS} from the parent's or the candidate's weights, "
+                   f"{TrainSettings.epochs} from random ones]")
+@click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=None,
+              help=f"[default: {CHILD_LR} from the parent's or the candidate's weights, {TrainSettings.lr} "
+                   f"from random ones]")
 @click.option("--tc", default=Plan.tc, show_default=True, help="The SPRT's time control.")
 @click.option("--elo0", type=float, default=Plan.elo0, show_default=True)
 @click.option("--elo1", type=float, default=Plan.elo1, show_default=True)

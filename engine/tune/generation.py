@@ -6,19 +6,24 @@
    evaluation where the game has none -- plays positions files of ``games_per_file`` games each at the tuner's
    node count, one seed a file (``seed<N>.bin``), until its own files hold ``positions`` positions.
 2. **Training.**  The child starts from the parent's weights (``nnue_train.check_parent``: the same game and
-   architecture), or from random ones after the hand-written evaluation, and learns on the replay buffer (the
-   newest older files, up to ``replay`` positions) followed by the parent's files, so that the held-out tail is
-   the parent's newest games; the parent's loss on that tail goes in the provenance beside the child's.
+   architecture) and learns on the replay buffer (the newest older files, up to ``replay`` positions) followed
+   by the parent's files, so that the held-out tail is the parent's newest games; the parent's loss on that tail
+   goes in the provenance beside the child's.  After the hand-written evaluation the child is generation 0: it
+   starts from the game's *candidate* (``candidate.nnue`` in its package) where there is one, else from random
+   weights, trained as a first network is (``nnue_train.Settings``' epochs and rate).
 3. **SPRT.**  The child against its parent: the same frozen copy of the engine, ``EvalFile`` the only
    difference; the row goes to docs/results/sprt.tsv as every SPRT's does.
 4. **Kept** only with H1: the child becomes ``engine/<game>/network.nnue``, a row goes to
    docs/results/networks.tsv, and the commit to make is printed (the network is what must survive).
+   A child of the hand-written evaluation is also *banked* as soon as it is trained: it becomes the game's
+   candidate, committed but not played by default, so that a first network too large for one sitting's
+   self-play (chess) grows sitting by sitting even when the data folder is lost between them.
 
 The data live outside the work tree, which is laid anew between sittings while the machine is often kept:
 ``$SHUAI_SELFPLAY`` or ``~/.cache/shuai/selfplay``, a folder a game.  Every step leaves its result there as a
 file written whole (``files.atomic_writer``): the seeds played, ``child-<parent>.nnue``, ``sprt-<parent>-<child>
 .json``; the same command after an interruption goes on from the last whole file.  Losing the folder costs one
-generation's games, never the network, which is committed.
+generation's games, never the network, which is committed (nor the candidate, which is too).
 """
 from __future__ import annotations
 
@@ -36,6 +41,10 @@ from .nnue_data import Positions, crc_of, generate, player, source_commit
 from .selfplay import Settings as SelfplaySettings
 
 HAND_WRITTEN = "none"           # the parent's name in file names when it is the hand-written evaluation
+CANDIDATE = "candidate.nnue"    # a game's unfinished first network, in its package: not yet better than the
+                                # hand-written evaluation, the weights the next generation 0 starts from
+CHILD_EPOCHS, CHILD_LR = 2, 1e-4    # a child of a network starts near its optimum: few epochs at a tenth of the
+                                    # first network's rate overfit least (docs/tuning-and-network.md, Generations)
 NETWORKS = ROOT / "docs" / "results" / "networks.tsv"
 COLUMNS = ("date", "game", "generation", "network_crc32", "parent_crc32", "positions", "new_positions",
            "held_out_loss", "parent_held_out_loss", "sprt", "verdict", "commit")
@@ -54,8 +63,8 @@ class Plan:
                                     # (about 2.6 hours on 2 quiet cores); on fewer, no child beat its parent
     games_per_file: int = 1000      # a file a seed: an interruption loses at most one file's games
     replay: int = 2_000_000         # older positions trained on too, the newest first
-    epochs: int = 2                 # a child starts near its optimum: few epochs at a tenth of the first
-    lr: float = 1e-4                # network's rate overfit least (docs/tuning-and-network.md, Generations)
+    epochs: int | None = None       # None: CHILD_EPOCHS and CHILD_LR from a network's weights, a first
+    lr: float | None = None         # network's (nnue_train.Settings) from random ones
     tc: str = "2+0.02"
     elo0: float = 0.0
     elo1: float = 10.0
@@ -77,14 +86,20 @@ class DataFile:
 
 class Generation:
     """One generation of ``game``'s network in the data folder ``folder``; ``parent_path`` None is the game's
-    own network (or the hand-written evaluation where it has none)."""
+    own network (or the hand-written evaluation where it has none).  ``candidate_path`` (the game's
+    ``candidate.nnue``) and ``table`` (docs/results/networks.tsv) are where a child is banked and recorded."""
 
-    def __init__(self, game: Game, folder: Path, plan: Plan, parent_path: Path | None = None, log=print):
-        self.game, self.plan, self.log = game, plan, log
+    def __init__(self, game: Game, folder: Path, plan: Plan, parent_path: Path | None = None, log=print,
+                 candidate_path: Path | None = None, table: Path = NETWORKS):
+        self.game, self.plan, self.log, self.table = game, plan, log, Path(table)
         self.folder = Path(folder) / game.name
         self.parent_path = parent_path or game.default_network
         self.parent: Network | None = load(self.parent_path, game) if self.parent_path else None
         self.parent_crc = crc_of(self.parent.to_bytes()) if self.parent else HAND_WRITTEN
+        self.candidate_path = Path(candidate_path or game.package_file(CANDIDATE))
+        # generation 0 goes on from the candidate banked by an earlier sitting, if any
+        self.start: Network | None = (load(self.candidate_path, game)
+                                      if self.parent is None and self.candidate_path.is_file() else None)
         self._seen: dict[str, DataFile | None] = {}
 
     # -- the data folder ----------------------------------------------------------------------------------------
@@ -158,20 +173,39 @@ class Generation:
                 return child
         if not own:
             raise ValueError(f"no positions played by the parent ({self.parent_crc}) in {self.folder}")
+        weights = self.parent or self.start         # whose weights the child starts from (None: random ones)
         if settings is None:
-            hidden = {"hidden": self.parent.hidden} if self.parent else {}
-            bucketed = self.plan.king_buckets or (self.parent is not None and self.parent.buckets > 1)
-            settings = Settings(**hidden, epochs=self.plan.epochs, lr=self.plan.lr, factorize=self.parent is None,
-                                king_buckets=bucketed)
+            if weights is None:
+                settings = Settings(epochs=self.plan.epochs or Settings.epochs, lr=self.plan.lr or Settings.lr,
+                                    king_buckets=self.plan.king_buckets)
+            else:
+                settings = Settings(hidden=weights.hidden, epochs=self.plan.epochs or CHILD_EPOCHS,
+                                    lr=self.plan.lr or CHILD_LR, factorize=False,
+                                    king_buckets=self.plan.king_buckets or weights.buckets > 1)
         self.log(f"training on {sum(f.positions for f in replay):,} replayed and "
-                 f"{sum(f.positions for f in own):,} new positions")
+                 f"{sum(f.positions for f in own):,} new positions"
+                 + (f", from the candidate {crc_of(self.start.to_bytes())}" if self.start else ""))
         label = {"file": Path(self.parent_path).name if self.parent else "hand-written evaluation",
                  "crc32": self.parent_crc}
         child = train_files([f.path for f in replay + own], settings, self.command(), self.parent, label,
-                            log=self.log)
+                            log=self.log, start=self.start)
         child.provenance["new_positions"] = sum(f.positions for f in own)
         child.save(self.child_path)
+        if self.parent is None:
+            self.bank(child)
         return child
+
+    def bank(self, child: Network) -> None:
+        """A child of the hand-written evaluation becomes the game's candidate, with a row in the table of
+        networks: what its positions taught survives the data folder, and the next generation 0 starts from it."""
+        target = self.candidate_path
+        if target.is_file() and target.read_bytes() == child.to_bytes():
+            return
+        child.save(target)
+        self._row(child, {}, "candidate")
+        self.log(f"banked: {target} is the candidate ({child.provenance['positions_learnt']:,} positions learnt); "
+                 f"commit it, so that the next sitting goes on from it:\n  git add {target} {self.table}\n"
+                 f"  git commit -m 'Network candidate ({self.game.name})'")
 
     def judge(self, child: Network) -> dict:
         """The SPRT of the child against the parent (or the verdict already in the folder)."""
@@ -208,11 +242,22 @@ class Generation:
             f.write(json.dumps(row).encode())
         return row
 
-    def keep(self, child: Network, row: dict, target: Path | None = None, table: Path = NETWORKS) -> None:
-        """The child becomes the game's network (``target``), with a row in the table of networks."""
-        from ..match import sprt as S
+    def keep(self, child: Network, row: dict, target: Path | None = None) -> None:
+        """The child becomes the game's network (``target``), with a row in the table of networks; a candidate
+        that has become it is removed."""
         target = target or self.game.package_file("network.nnue")
         child.save(target)
+        self._row(child, row, row["verdict"])
+        p = child.provenance
+        done = self.candidate_path if self.parent is None and self.candidate_path.is_file() else None
+        if done is not None:                # the candidate has become the network
+            done.unlink()
+        self.log(f"kept: {target} is generation {p['generation']}; commit it:\n  git add {target} {self.table}"
+                 + (f"\n  git rm {done}" if done else "") +
+                 f"\n  git commit -m 'Network generation {p['generation']} ({self.game.name})'")
+
+    def _row(self, child: Network, row: dict, verdict: str) -> None:
+        from ..match import sprt as S
         p = child.provenance
         S.append_row({
             "date": time.strftime("%Y-%m-%d", time.gmtime()), "game": self.game.name,
@@ -221,10 +266,8 @@ class Generation:
             "held_out_loss": p["held_out_loss_quantized"],
             "parent_held_out_loss": p["parent"].get("held_out_loss_quantized", ""),
             "sprt": f"{row['wins']}-{row['draws']}-{row['losses']} {row['elo']} +/- {row['elo_error']} "
-                    f"LLR {row['llr']} at {row['tc']} [{row['elo0']}, {row['elo1']}]",
-            "verdict": row["verdict"], "commit": p["commit"]}, table, COLUMNS)
-        self.log(f"kept: {target} is generation {p['generation']}; commit it:\n  git add {target} {table}\n"
-                 f"  git commit -m 'Network generation {p['generation']} ({self.game.name})'")
+                    f"LLR {row['llr']} at {row['tc']} [{row['elo0']}, {row['elo1']}]" if row else "",
+            "verdict": verdict, "commit": p["commit"]}, self.table, COLUMNS)
 
     def conclude(self, child: Network) -> dict:
         """The child judged against its parent, and kept with H1; the SPRT's row.  A child that fits the parent's
@@ -241,6 +284,9 @@ class Generation:
         row = self.judge(child)
         if row["verdict"] == "H1":
             self.keep(child, row)
+        elif self.parent is None:
+            self.log(f"{row['verdict']}: the hand-written evaluation stays; the child stays the candidate, which "
+                     f"the next generation 0 trains on from")
         else:
             self.log(f"{row['verdict']}: the parent stays; the next generation trains on more of its games "
                      f"(raise --positions)")

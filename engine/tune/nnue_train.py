@@ -302,11 +302,15 @@ def held_out_loss_of(net: Network, positions: list[Positions], k: float, lam: fl
 
 
 def train_files(data_paths: list, s: Settings, command: str, parent: Network | None = None,
-                parent_label: dict | None = None, limit: int | None = None, log=print) -> Network:
+                parent_label: dict | None = None, limit: int | None = None, log=print,
+                start: Network | None = None) -> Network:
     """``train`` on the positions files ``data_paths`` (at most ``limit`` positions, the first ones), the network
     returned with its provenance: the data and their own provenance, the commit, settings, losses, the command
-    and, for a child, its parent (``parent_label``, and the parent's loss on the same held-out tail)."""
-    from .nnue_data import Positions, source_commit
+    and, for a child, its parent (``parent_label``, and the parent's loss on the same held-out tail).  A child of
+    the hand-written evaluation (``parent`` None) is generation 0; it may start from the weights of ``start``,
+    the candidate an earlier sitting banked, which the provenance names with its loss on the same tail, the
+    positions it had learnt counted in ``positions_learnt``."""
+    from .nnue_data import Positions, crc_of, source_commit
     positions = [Positions(p) for p in data_paths]
     if len({p.game.name for p in positions}) > 1:
         raise ValueError("the positions files are of different games")
@@ -315,7 +319,7 @@ def train_files(data_paths: list, s: Settings, command: str, parent: Network | N
             p.records = p.records[:max(0, limit)]
             limit -= len(p.records)
     t0 = time.monotonic()
-    net, stats = train(positions, s, log, parent)
+    net, stats = train(positions, s, log, parent if parent is not None else start)
     quantized = held_out_loss_of(net, positions, stats["k"], s.lam, s.validation)
     net.provenance = {
         "data": [{"file": Path(p).name, **pos.provenance} for p, pos in zip(data_paths, positions)],
@@ -325,10 +329,18 @@ def train_files(data_paths: list, s: Settings, command: str, parent: Network | N
         "command": command,
     }
     if parent_label is not None:        # a generation's child: its parent is a network or the hand-written evaluation
-        before = parent.provenance.get("generation", 0) if parent is not None else 0
+        before = parent.provenance.get("generation", 0) if parent is not None else -1
         net.provenance["parent"] = {**parent_label, "generation": before}
         if parent is not None:
             net.provenance["parent"]["held_out_loss_quantized"] = round(
                 held_out_loss_of(parent, positions, stats["k"], s.lam, s.validation), 7)
+        elif start is not None:
+            net.provenance["start"] = {
+                "crc32": crc_of(start.to_bytes()), "positions_learnt": start.provenance.get("positions_learnt", 0),
+                "held_out_loss_quantized": round(held_out_loss_of(start, positions, stats["k"], s.lam,
+                                                                  s.validation), 7)}
+        if parent is None:
+            net.provenance["positions_learnt"] = stats["positions"] + (
+                net.provenance["start"]["positions_learnt"] if start is not None else 0)
         net.provenance["generation"] = before + 1
     return net
