@@ -284,3 +284,25 @@ def test_the_games_own_network_loads_and_scores_sanely():
                 "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1"):    # black a rook up
         pos = XIANGQI.position(fen)
         assert reference_evaluate(net, pos.board, pos.side, XIANGQI) > 500
+
+
+def test_the_chess_candidate_loads_and_scores_sanely():
+    """The chess candidate (``engine/chess/candidate.nnue``, generation 0, played nowhere by default: it lost its
+    SPRT against the hand-written evaluation, -202 Elo after 101 games) is what the next chess generation 0 trains
+    on from: it loads as a chess network, says it learnt from the hand-written evaluation's self-play alone, and
+    already scores the start position near equality and a queen up as a large advantage for either side."""
+    from pathlib import Path
+    path = Path(CHESS.package_file("candidate.nnue"))
+    net = load(path, CHESS)
+    p = net.provenance
+    assert net.hidden == 128 and net.buckets == 1 and p["generation"] == 0
+    assert p["parent"]["crc32"] == "none" and p["parent"]["generation"] == -1
+    assert [d["seed"] for d in p["data"]] == list(range(1, 22))
+    assert p["positions_learnt"] == p["positions"] == p["new_positions"] > 1_600_000
+    assert p["held_out_loss_quantized"] < 0.0325 and p["settings"]["epochs"] == 8 and p["settings"]["factorize"]
+    start = CHESS.position()
+    assert abs(reference_evaluate(net, start.board, start.side, CHESS)) < 60
+    for fen in ("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",     # white a queen up
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1"):    # black a queen up
+        pos = CHESS.position(fen)
+        assert reference_evaluate(net, pos.board, pos.side, CHESS) > 500
