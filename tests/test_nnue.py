@@ -263,6 +263,16 @@ def test_a_tiny_training_run_lowers_its_loss_and_writes_a_loadable_network(tmp_p
     assert loaded.provenance["positions"] == len(rows) and "held_out_loss" in loaded.provenance
 
 
+def assert_scores_sanely(net, game, start_bound, side_to_move_ahead):
+    """A committed network scores its game's start within ``start_bound`` of equality and each position of
+    ``side_to_move_ahead`` (a major piece up for the side to move) above 500."""
+    start = game.position()
+    assert abs(reference_evaluate(net, start.board, start.side, game)) < start_bound
+    for fen in side_to_move_ahead:
+        pos = game.position(fen)
+        assert reference_evaluate(net, pos.board, pos.side, game) > 500
+
+
 def test_the_games_own_network_loads_and_scores_sanely():
     """The committed network (``engine/xiangqi/network.nnue``, generation 4, with king buckets: ``Use NNUE`` on
     by default, its SPRT against its parent passed): it loads, is within the issue's 2 MB, names its
@@ -278,12 +288,9 @@ def test_the_games_own_network_loads_and_scores_sanely():
     assert [d["seed"] for d in p["data"]] == list(range(47, 73)) and p["new_positions"] > 1_050_000
     assert p["positions"] > 3_050_000 and p["settings"]["king_buckets"]
     assert p["held_out_loss_quantized"] < p["parent"]["held_out_loss_quantized"] - 0.00015 < 0.0207
-    start = XIANGQI.position()
-    assert abs(reference_evaluate(net, start.board, start.side, XIANGQI)) < 100
-    for fen in ("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",     # red a rook up
-                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1"):    # black a rook up
-        pos = XIANGQI.position(fen)
-        assert reference_evaluate(net, pos.board, pos.side, XIANGQI) > 500
+    assert_scores_sanely(net, XIANGQI, 100,
+                         ("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",    # red a rook up
+                          "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1"))   # black a rook up
 
 
 def test_the_chess_candidate_loads_and_scores_sanely():
@@ -300,9 +307,5 @@ def test_the_chess_candidate_loads_and_scores_sanely():
     assert [d["seed"] for d in p["data"]] == list(range(1, 22))
     assert p["positions_learnt"] == p["positions"] == p["new_positions"] > 1_600_000
     assert p["held_out_loss_quantized"] < 0.0325 and p["settings"]["epochs"] == 8 and p["settings"]["factorize"]
-    start = CHESS.position()
-    assert abs(reference_evaluate(net, start.board, start.side, CHESS)) < 60
-    for fen in ("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",     # white a queen up
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1"):    # black a queen up
-        pos = CHESS.position(fen)
-        assert reference_evaluate(net, pos.board, pos.side, CHESS) > 500
+    assert_scores_sanely(net, CHESS, 60, ("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  # white a queen up
+                                          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1"))  # black a queen up
